@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  target: 'es2022',
+  platform: 'neutral',
+  external: ['msw', 'msw/node', 'ky', 'zod', 'zod/mini', 'p-retry'],
+  outDir: 'dist',
+});
