@@ -8,7 +8,10 @@ export default defineConfig({
         find: /^merchant-gateway\/testing$/,
         replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
       },
-      { find: /^merchant-gateway$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      {
+        find: /^merchant-gateway$/,
+        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {

@@ -3,6 +3,7 @@
 // writes no entry for the others. This adds them with their os/cpu/libc, which npm ci uses to skip
 // them on this platform without downloading. Run after every `npm install`: `npm run lock`.
 import { readFileSync, writeFileSync } from 'node:fs';
+
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pk = lock.packages;
 const platform = (name) => {

@@ -1,7 +1,70 @@
+/**
+ * merchant-gateway: a typed SDK for the merchant payment gateway.
+ * @packageDocumentation
+ */
+
+export type { ClientOptions } from './client';
+export { MerchantGateway } from './client';
+export type { ErrorCode, KnownErrorCode } from './core/api-error';
 export {
-  CAIP10_PATTERN,
-  CAIP19_PATTERN,
-  EMAIL_PATTERN,
-  isHttpsUrl,
-  isIsoDateTime,
-} from './schemas/primitives';
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+} from './core/api-error';
+export type { WithResponse } from './core/api-promise';
+export { ApiPromise } from './core/api-promise';
+export type { ValidationIssue } from './core/errors';
+export {
+  ConfigurationError,
+  ConnectionError,
+  MerchantGatewayError,
+  RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
+} from './core/errors';
+export type { Logger, LogLevel } from './core/logger';
+export type { CreateRequestOptions, RequestOptions } from './core/transport';
+export type { LegacyPayments } from './resources/legacy-payments';
+export type { Merchants } from './resources/merchants';
+export type { Payments } from './resources/payments';
+export type { Settlements } from './resources/settlements';
+export type {
+  FiatSettlement,
+  FiatSettlementStatus,
+  Merchant,
+  MerchantCreateParams,
+  MerchantStatus,
+  MerchantUpdateParams,
+  MerchantWithSettlements,
+} from './schemas/merchants';
+export {
+  FiatSettlementSchema,
+  MerchantCreateParamsSchema,
+  MerchantSchema,
+  MerchantUpdateParamsSchema,
+  MerchantWithSettlementsSchema,
+} from './schemas/merchants';
+export type {
+  PaymentCreated,
+  PaymentCreateParams,
+  PaymentStatus,
+  PaymentView,
+} from './schemas/payments';
+export {
+  FINAL_PAYMENT_STATUSES,
+  PaymentCreatedSchema,
+  PaymentCreateParamsSchema,
+  PaymentViewSchema,
+} from './schemas/payments';
+export type { CryptoSettlement, CryptoSettlementParams } from './schemas/settlements';
+export {
+  CryptoSettlementListParamsSchema,
+  CryptoSettlementParamsSchema,
+  CryptoSettlementSchema,
+} from './schemas/settlements';
+
+export { VERSION } from './version';

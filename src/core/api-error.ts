@@ -1,0 +1,231 @@
+import type { ValidationIssue } from './errors';
+import { MerchantGatewayError } from './errors';
+import type { Redactor } from './redact';
+
+/** Error codes the service is known to send. Others are surfaced as they come. */
+export type KnownErrorCode =
+  | 'invalid_params'
+  | 'params_validation'
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'internal_error'
+  | 'bad_gateway'
+  | 'rate_limited'
+  | 'not_found'
+  | 'idempotency_conflict'
+  | 'missing_idempotency_key'
+  | 'settlement_asset_conflict'
+  | 'missing_merchant_id'
+  | 'merchant_not_found'
+  | 'payment_not_found'
+  | 'payment_expired'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'conflicting_auth_headers'
+  | 'missing_auth_headers'
+  | 'missing_app_id'
+  | 'missing_client_id'
+  | 'header_not_ascii'
+  | 'invalid_api_version'
+  | 'unknown_api_version'
+  | 'api_version_downgrade';
+
+export type ErrorCode = KnownErrorCode | (string & {});
+
+interface ApiErrorInit {
+  method: string;
+  path: string;
+  status: number;
+  code: ErrorCode | undefined;
+  message: string;
+  details: Record<string, unknown> | undefined;
+  issues: ValidationIssue[] | undefined;
+  requestId: string | undefined;
+  headers: Record<string, string>;
+  body: unknown;
+  retryAfterMs: number | undefined;
+}
+
+/** The service answered with an error status. Subclasses narrow it by code and status. */
+export class ApiError extends MerchantGatewayError {
+  override readonly name: string = 'ApiError';
+  readonly method: string;
+  /** Request path, without the base URL or query. */
+  readonly path: string;
+  readonly status: number;
+  /** The service's error code; undefined when the body carried none (e.g. an HTML proxy page). */
+  readonly code: ErrorCode | undefined;
+  readonly details?: Record<string, unknown>;
+  readonly issues?: ValidationIssue[];
+  /** From the `x-request-id` response header. Quote it when contacting support. */
+  readonly requestId?: string;
+  /** Response headers, lower-case names, credentials redacted. */
+  readonly headers: Record<string, string>;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.code = init.code;
+    if (init.details !== undefined) this.details = init.details;
+    if (init.issues !== undefined) this.issues = init.issues;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+    this.headers = init.headers;
+    this.body = init.body;
+  }
+}
+
+/** 429, or code `rate_limited` under any status. The service did not act; always safe to retry. */
+export class RateLimitedError extends ApiError {
+  override readonly name: string = 'RateLimitedError';
+  /** How long the service asked to wait, from `retry-after-ms` or `Retry-After`. */
+  readonly retryAfterMs?: number;
+
+  constructor(init: ApiErrorInit) {
+    super(init);
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 401: a key is missing or not valid. */
+export class AuthenticationError extends ApiError {
+  override readonly name: string = 'AuthenticationError';
+}
+
+/** 400: the service rejected the request's parameters. */
+export class InvalidRequestError extends ApiError {
+  override readonly name: string = 'InvalidRequestError';
+}
+
+/** 404: the merchant or payment does not exist (for this partner). */
+export class NotFoundError extends ApiError {
+  override readonly name: string = 'NotFoundError';
+}
+
+/** 409: an idempotency key reused with another body, or a settlement asset already registered. */
+export class ConflictError extends ApiError {
+  override readonly name: string = 'ConflictError';
+}
+
+/** 5xx: the service or a proxy in front of it failed. */
+export class ServerError extends ApiError {
+  override readonly name: string = 'ServerError';
+}
+
+type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
+
+const BY_CODE: Record<string, ApiErrorClass> = {
+  rate_limited: RateLimitedError,
+  missing_api_key: AuthenticationError,
+  invalid_api_key: AuthenticationError,
+  unauthorized: AuthenticationError,
+  missing_auth_headers: AuthenticationError,
+  invalid_params: InvalidRequestError,
+  params_validation: InvalidRequestError,
+  not_found: NotFoundError,
+  merchant_not_found: NotFoundError,
+  payment_not_found: NotFoundError,
+  idempotency_conflict: ConflictError,
+  settlement_asset_conflict: ConflictError,
+  internal_error: ServerError,
+  bad_gateway: ServerError,
+};
+
+function classFor(status: number, code: string | undefined): ApiErrorClass {
+  const byCode = code === undefined ? undefined : BY_CODE[code];
+  if (byCode) return byCode;
+  if (status === 429) return RateLimitedError;
+  if (status === 401) return AuthenticationError;
+  if (status === 400) return InvalidRequestError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status >= 500) return ServerError;
+  return ApiError;
+}
+
+/** Milliseconds the service asked to wait: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '') {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return Math.ceil(value);
+  }
+  const header = headers.get('retry-after');
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const SNIPPET_LENGTH = 160;
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(empty body)';
+  return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readIssues(value: unknown): ValidationIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter(
+    (i): i is ValidationIssue =>
+      isRecord(i) && typeof i.field === 'string' && typeof i.message === 'string',
+  );
+}
+
+/**
+ * The one factory from an error response to its class: by the body's `code` first, then by
+ * status. Everything that lands on the error passes through the client's redactor.
+ */
+export function createApiError(init: {
+  method: string;
+  path: string;
+  status: number;
+  headers: Headers;
+  text: string;
+  redactor: Redactor;
+}): ApiError {
+  const { method, path, status, redactor } = init;
+  let parsed: unknown;
+  try {
+    parsed = init.text === '' ? undefined : JSON.parse(init.text);
+  } catch {
+    parsed = undefined;
+  }
+  const json = isRecord(parsed) ? parsed : undefined;
+  const code = typeof json?.code === 'string' ? json.code : undefined;
+  const serviceMessage = typeof json?.message === 'string' ? json.message : undefined;
+  const detail = json
+    ? [code, serviceMessage].filter(Boolean).join(': ') || snippet(init.text)
+    : snippet(init.text);
+  const ErrorClass = classFor(status, code);
+  const requestId = init.headers.get('x-request-id') ?? undefined;
+  return new ErrorClass({
+    method,
+    path,
+    status,
+    code: code === undefined ? undefined : redactor.string(code),
+    message: redactor.string(`${method} ${path} → ${status} ${detail}`),
+    details: isRecord(json?.details)
+      ? (redactor.value(json.details) as Record<string, unknown>)
+      : undefined,
+    issues: readIssues(redactor.value(json?.issues)),
+    requestId: requestId === undefined ? undefined : redactor.string(requestId),
+    headers: redactor.headers(init.headers),
+    body: json === undefined ? redactor.string(init.text) : redactor.value(parsed),
+    retryAfterMs: parseRetryAfter(init.headers),
+  });
+}
+
+/** Whether an error means "rate limited": the class, which covers 429 and code `rate_limited`. */
+export function isRateLimited(error: unknown): error is RateLimitedError {
+  return error instanceof RateLimitedError;
+}

@@ -1,0 +1,67 @@
+/** A problem with one field of a request, in the service's own shape. */
+export interface ValidationIssue {
+  /** Dotted path of the field, e.g. `settlements.3.asset`. */
+  field: string;
+  message: string;
+}
+
+/** The base of every error this SDK throws. `instanceof MerchantGatewayError` catches them all. */
+export class MerchantGatewayError extends Error {
+  override readonly name: string = 'MerchantGatewayError';
+}
+
+/** The client was configured wrongly (auth scheme, base URL, browser guard). Thrown by the constructor. */
+export class ConfigurationError extends MerchantGatewayError {
+  override readonly name: string = 'ConfigurationError';
+}
+
+function listIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
+}
+
+/** Bad input, caught before any request was sent. Nothing reached the service. */
+export class RequestValidationError extends MerchantGatewayError {
+  override readonly name: string = 'RequestValidationError';
+  readonly issues: ValidationIssue[];
+
+  constructor(operation: string, issues: ValidationIssue[]) {
+    super(`${operation}: invalid request: ${listIssues(issues)}`);
+    this.issues = issues;
+  }
+}
+
+/** A 2xx response whose body is not JSON or does not match the expected shape. */
+export class ResponseValidationError extends MerchantGatewayError {
+  override readonly name: string = 'ResponseValidationError';
+  readonly issues: ValidationIssue[];
+  /** The parsed body, or the raw text when it was not JSON. */
+  readonly body: unknown;
+  readonly status: number;
+  readonly requestId?: string;
+
+  constructor(
+    request: string,
+    init: {
+      issues: ValidationIssue[];
+      body: unknown;
+      status: number;
+      requestId?: string | undefined;
+    },
+  ) {
+    super(`${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}`);
+    this.issues = init.issues;
+    this.body = init.body;
+    this.status = init.status;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+  }
+}
+
+/** No response arrived: the connection failed, was reset, or DNS did not resolve. */
+export class ConnectionError extends MerchantGatewayError {
+  override readonly name: string = 'ConnectionError';
+}
+
+/** One attempt ran past `timeoutMs` (connecting, waiting or reading the body). */
+export class TimeoutError extends ConnectionError {
+  override readonly name: string = 'TimeoutError';
+}

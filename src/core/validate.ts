@@ -1,0 +1,44 @@
+import * as z from 'zod/mini';
+import type { ValidationIssue } from './errors';
+import { RequestValidationError } from './errors';
+
+// zod/mini ships no locale, so its own messages are only "Invalid input": say what was expected.
+function describe(issue: z.core.$ZodIssue): string {
+  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `unknown field(s) ${issue.keys.join(', ')}`;
+    default:
+      return 'is invalid';
+  }
+}
+
+/** zod issues in the service's `{ field, message }` shape, `field` a dotted path. */
+export function toIssues(error: z.core.$ZodError, prefix?: string): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
+    message: describe(issue),
+  }));
+}
+
+/** Checks a caller's input against a request schema; nothing is sent when it fails. */
+export function parseRequest<S extends z.ZodMiniType>(
+  operation: string,
+  schema: S,
+  input: unknown,
+  prefix?: string,
+): z.output<S> {
+  const result = z.safeParse(schema, input);
+  if (!result.success) throw new RequestValidationError(operation, toIssues(result.error, prefix));
+  return result.data;
+}

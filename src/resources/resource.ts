@@ -1,0 +1,26 @@
+import { RequestValidationError } from '../core/errors';
+import type { Transport } from '../core/transport';
+
+/** What every resource shares: the transport and the client's default merchant. */
+export interface ResourceContext {
+  transport: Transport;
+  merchantId: string | undefined;
+}
+
+/** The merchant a payment call is for: the call's own, else the client's. */
+export function merchantIdFor(
+  context: ResourceContext,
+  operation: string,
+  merchantId: string | undefined,
+): string {
+  const id = merchantId ?? context.merchantId;
+  if (typeof id !== 'string' || id === '') {
+    throw new RequestValidationError(operation, [
+      {
+        field: 'merchantId',
+        message: 'is required: pass merchantId in the call or set it on the client',
+      },
+    ]);
+  }
+  return id;
+}

@@ -1,0 +1,34 @@
+import * as z from 'zod/mini';
+
+/**
+ * A string enum the service may extend: typed as its known values while any other string is
+ * still accepted at runtime (`'active' | 'inactive' | (string & {})`).
+ */
+export function openEnum<T extends string>(): z.ZodMiniType<T | (string & {})> {
+  return z.string() as z.ZodMiniType<T | (string & {})>;
+}
+
+/** A string whose length in Unicode code points (as JSON Schema counts) is within [min, max]. */
+export function text(min: number, max: number) {
+  return z.string({ error: 'must be a string' }).check(
+    z.refine((s) => {
+      const length = [...s].length;
+      return length >= min && length <= max;
+    }, `must be ${min} to ${max} characters`),
+  );
+}
+
+/** A string matching one of the service's published patterns. */
+export function matching(pattern: RegExp, message: string) {
+  return z.string({ error: 'must be a string' }).check(z.regex(pattern, message));
+}
+
+/** A string accepted by a predicate. */
+export function satisfying(check: (value: string) => boolean, message: string) {
+  return z.string({ error: 'must be a string' }).check(z.refine(check, message));
+}
+
+/** A nullable, optional field of a response. */
+export function maybe<T extends z.ZodMiniType>(schema: T) {
+  return z.optional(z.nullable(schema));
+}

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { matching, maybe, openEnum, satisfying, text } from './common';
+import { EMAIL_PATTERN, isHttpsUrl } from './primitives';
+import { CryptoSettlementSchema } from './settlements';
+
+/** Merchant statuses the service documents; others may come. */
+export type MerchantStatus = 'active' | 'inactive' | 'suspended' | (string & {});
+
+/** A merchant as the service returns it. `iconUrl` is absent from the create response. */
+export const MerchantSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.nullable(z.string()),
+  status: openEnum<MerchantStatus>(),
+  iconUrl: maybe(z.string()),
+  createdAt: z.string(),
+});
+export type Merchant = z.infer<typeof MerchantSchema>;
+
+/** Fiat statuses seen: `active`; others may come. */
+export type FiatSettlementStatus = 'active' | (string & {});
+
+/** A fiat settlement, as listed in a merchant record. */
+export const FiatSettlementSchema = z.looseObject({
+  id: z.string(),
+  status: openEnum<FiatSettlementStatus>(),
+  bankType: z.string(),
+});
+export type FiatSettlement = z.infer<typeof FiatSettlementSchema>;
+
+/** A merchant with its settlements: what `merchants.get` returns. */
+export const MerchantWithSettlementsSchema = z.extend(MerchantSchema, {
+  settlements: z.looseObject({
+    crypto: z.array(CryptoSettlementSchema),
+    fiat: z.array(FiatSettlementSchema),
+  }),
+});
+export type MerchantWithSettlements = z.infer<typeof MerchantWithSettlementsSchema>;
+
+/** The `{ merchant }` envelope every merchant call answers with. */
+export const MerchantEnvelopeSchema = z.looseObject({ merchant: MerchantSchema });
+export const MerchantWithSettlementsEnvelopeSchema = z.looseObject({
+  merchant: MerchantWithSettlementsSchema,
+});
+
+const merchantName = text(1, 256);
+const merchantEmail = matching(
+  EMAIL_PATTERN,
+  'must be an email address (no leading dot, no "..", a top-level domain of 2+ letters)',
+);
+const iconUrl = z.nullable(satisfying(isHttpsUrl, 'must be an https:// URL, or null'));
+
+/** Body of `merchants.create`. `iconUrl` null or absent leaves the logo unset. */
+export const MerchantCreateParamsSchema = z.strictObject({
+  merchantName,
+  merchantEmail,
+  iconUrl: z.optional(iconUrl),
+});
+export type MerchantCreateParams = z.input<typeof MerchantCreateParamsSchema>;
+
+/** Body of `merchants.update`: at least one field. `iconUrl: null` removes the logo. */
+export const MerchantUpdateParamsSchema = z
+  .strictObject({
+    merchantName: z.optional(merchantName),
+    merchantEmail: z.optional(merchantEmail),
+    iconUrl: z.optional(iconUrl),
+  })
+  .check(
+    z.refine(
+      (p) =>
+        p.merchantName !== undefined || p.merchantEmail !== undefined || p.iconUrl !== undefined,
+      'give at least one of merchantName, merchantEmail, iconUrl',
+    ),
+  );
+export type MerchantUpdateParams = z.input<typeof MerchantUpdateParamsSchema>;

@@ -1,0 +1,125 @@
+import * as z from 'zod/mini';
+import { matching, maybe, openEnum } from './common';
+import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from './primitives';
+
+/** Payment statuses the service documents; others may come (and are not final). */
+export type PaymentStatus =
+  | 'requires_action'
+  | 'processing'
+  | 'succeeded'
+  | 'failed'
+  | 'expired'
+  | 'cancelled'
+  | (string & {});
+
+/** Statuses after which a payment no longer changes. */
+export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  'succeeded',
+  'failed',
+  'expired',
+  'cancelled',
+];
+
+/** What `payments.create` returns: where to send the buyer, and how to follow the payment. */
+export const PaymentCreatedSchema = z.looseObject({
+  paymentId: z.string(),
+  status: openEnum<PaymentStatus>(),
+  /** True once the payment is final; then `pollInMs` is absent or null. */
+  isFinal: z.boolean(),
+  /** Milliseconds to wait before reading the payment again. */
+  pollInMs: maybe(z.number()),
+  /** Seconds since the epoch. */
+  expiresAt: z.number(),
+  /** Send the buyer here to pay. */
+  gatewayUrl: z.string(),
+});
+export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
+
+/** A payment as the buyer-facing gateway shows it: only what a buyer needs to begin paying. */
+export const PaymentViewSchema = z.looseObject({
+  status: openEnum<PaymentStatus>(),
+  /** Seconds since the epoch. */
+  expiresAt: z.number(),
+  amount: z.looseObject({
+    /** `caip19/<CAIP-19 asset id>`. */
+    unit: z.string(),
+    /** In the smallest unit of the asset. */
+    value: z.string(),
+    display: z.looseObject({
+      assetName: z.string(),
+      assetSymbol: z.string(),
+      decimals: z.number(),
+      iconUrl: maybe(z.string()),
+      networkIconUrl: maybe(z.string()),
+      networkName: maybe(z.string()),
+    }),
+  }),
+  /** Null until a buyer has begun paying. */
+  buyer: maybe(
+    z.looseObject({
+      accountCaip10: z.string(),
+      accountProviderIcon: maybe(z.string()),
+      accountProviderName: maybe(z.string()),
+    }),
+  ),
+  merchant: z.looseObject({
+    iconUrl: maybe(z.string()),
+    name: z.string(),
+  }),
+  /** Sent by newer services; honoured by polling when present. */
+  isFinal: z.optional(z.boolean()),
+  /** Sent by newer services; honoured by polling when present. */
+  pollInMs: maybe(z.number()),
+});
+export type PaymentView = z.infer<typeof PaymentViewSchema>;
+
+/** A whole number of minor units: digits, or a non-negative safe integer or bigint. */
+const minorUnits = z.union([
+  matching(
+    MINOR_UNITS_PATTERN,
+    'must be a whole number of minor units, as digits (e.g. "100" for 1.00)',
+  ),
+  z
+    .number()
+    .check(
+      z.refine(
+        (n) => Number.isSafeInteger(n) && n >= 0,
+        'must be a non-negative whole number of minor units',
+      ),
+    ),
+  z.bigint().check(z.refine((n) => n >= 0n, 'must be a non-negative whole number of minor units')),
+]);
+
+// Past this, a "seconds" value is almost surely milliseconds (year 5138 and later).
+const MAX_EPOCH_SECONDS = 100_000_000_000;
+
+const expiresAt = z.nullable(
+  z.union([
+    z
+      .number()
+      .check(
+        z.refine(
+          (n) => Number.isSafeInteger(n) && n >= 0 && n < MAX_EPOCH_SECONDS,
+          'must be whole seconds since the epoch (not milliseconds), a Date, or null',
+        ),
+      ),
+    z.date({ error: 'must be whole seconds since the epoch, a Date, or null' }),
+  ]),
+);
+
+/** Input of `payments.create`. */
+export const PaymentCreateParamsSchema = z.strictObject({
+  /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
+  merchantId: z.optional(z.string()),
+  amount: z.strictObject({
+    /** `iso4217/<currency>`, e.g. `iso4217/USD`. */
+    unit: matching(FIAT_UNIT_PATTERN, 'must be iso4217/<3-letter currency code>, e.g. iso4217/USD'),
+    /** Minor units: `"100"` is USD 1.00. Numbers and bigints are sent as digit strings. */
+    value: minorUnits,
+  }),
+  /** Your own reference for the payment. */
+  referenceId: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty')),
+  /** Seconds since the epoch, a `Date`, or null for the service's default (5 minutes). */
+  expiresAt: z.optional(expiresAt),
+});
+export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;
