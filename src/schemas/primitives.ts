@@ -66,12 +66,21 @@ export function toWireDateTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** An absolute `https:` URL with a host. */
+// RFC 3986 (the published `format: uri`) for an https URI with an authority: userinfo, host (a
+// registered name or an IP literal), port, path, query and fragment, each in its own characters.
+const HTTPS_URI =
+  /^https:\/\/(?:(?:[\w\-.~!$&'()*+,;=:]|%[0-9A-F]{2})*@)?(?:\[[0-9A-F:.]+\]|(?:[\w\-.~!$&'()*+,;=]|%[0-9A-F]{2})+)(?::\d*)?(?:\/(?:[\w\-.~!$&'()*+,;=:@]|%[0-9A-F]{2})*)*(?:\?(?:[\w\-.~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*)?(?:#(?:[\w\-.~!$&'()*+,;=:@/?]|%[0-9A-F]{2})*)?$/i;
+
+/**
+ * An absolute `https:` URL with a host: an RFC 3986 URI (no spaces, backslashes, raw non-ASCII or
+ * stray `%`, and `//` after the scheme) that the WHATWG URL parser also takes (port up to 65535,
+ * a well-formed IP host). The parser alone is lenient: it reads `https:example.com` and
+ * `https:\\evil.com` as URLs, which the service refuses.
+ */
 export function isHttpsUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
+  if (!HTTPS_URI.test(value)) return false;
   try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
+    return new URL(value).hostname !== '';
   } catch {
     return false;
   }
