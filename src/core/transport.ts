@@ -131,6 +131,9 @@ export class Transport {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
+      // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever host
+      // the Location names. A 3xx is an ApiError instead.
+      redirect: 'manual',
       ...(config.fetch ? { fetch: config.fetch } : {}),
     });
   }

@@ -1,0 +1,209 @@
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import {
+  ApiError,
+  CryptoSettlementSchema,
+  type MerchantGateway,
+  MerchantGatewayError,
+  MerchantSchema,
+  MerchantWithSettlementsSchema,
+  PaymentCreatedSchema,
+  PaymentViewSchema,
+  ResponseValidationError,
+} from 'merchant-gateway';
+import { describe, expect, test } from 'vitest';
+import * as z from 'zod/mini';
+import {
+  BASE_URL,
+  createdBody,
+  gateway,
+  HttpResponse,
+  http,
+  merchantBody,
+  merchantGetBody,
+  useMsw,
+  viewBody,
+} from '../helpers';
+
+interface Reply {
+  status: number;
+  body: string | Uint8Array;
+  headers: Record<string, string>;
+}
+
+let reply: Reply = { status: 200, body: '', headers: {} };
+let requests = 0;
+useMsw(
+  http.all(`${BASE_URL}/*`, () => {
+    requests += 1;
+    const { status, body, headers } = reply;
+    // fetch refuses a body on these statuses.
+    const empty = status === 204 || status === 205 || status === 304;
+    return new HttpResponse(empty ? null : body, { status, headers });
+  }),
+);
+
+const client = gateway({ maxRetries: 0, merchantId: 'mer_1' });
+const ASSET = 'eip155:1/erc20:0xabc';
+const DESTINATION = 'eip155:1:0xdef';
+
+interface Method {
+  call: (c: MerchantGateway) => Promise<unknown>;
+  /** The exported schema every result must satisfy. */
+  schema: z.ZodMiniType;
+  /** A body this method accepts, to mutate and to make some runs succeed. */
+  valid: unknown;
+}
+
+const METHODS: Record<string, Method> = {
+  'merchants.create': {
+    call: (c) => c.merchants.create({ merchantName: 'Acme', merchantEmail: 'pay@acme.io' }),
+    schema: MerchantSchema,
+    valid: merchantBody,
+  },
+  'merchants.update': {
+    call: (c) => c.merchants.update('mer_1', { merchantName: 'New' }),
+    schema: MerchantSchema,
+    valid: merchantBody,
+  },
+  'merchants.get': {
+    call: (c) => c.merchants.get('mer_1'),
+    schema: MerchantWithSettlementsSchema,
+    valid: merchantGetBody,
+  },
+  'settlements.createCrypto': {
+    call: (c) => c.settlements.createCrypto('mer_1', [{ asset: ASSET, destination: DESTINATION }]),
+    schema: z.array(CryptoSettlementSchema),
+    valid: { settlements: [{ id: 'set_1', asset: ASSET, destination: DESTINATION }] },
+  },
+  'payments.create': {
+    call: (c) =>
+      c.payments.create({ amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r' }),
+    schema: PaymentCreatedSchema,
+    valid: createdBody,
+  },
+  'payments.get': {
+    call: (c) => c.payments.get('pay_1'),
+    schema: PaymentViewSchema,
+    valid: viewBody,
+  },
+};
+
+const ERROR_BODIES = [
+  { code: 'rate_limited', message: 'slow down' },
+  { code: 'params_validation', message: 'bad', issues: [{ field: 'x', message: 'y' }] },
+];
+
+/** Every path to a value inside a JSON value, the root included. */
+function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const children = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : value !== null && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
+  return [prefix, ...children.flatMap(([k, v]) => pathsOf(v, [...prefix, k]))];
+}
+
+const DELETE = Symbol('delete');
+
+/** `body` with one value (the root included) replaced by arbitrary JSON, or deleted. */
+function mutated(body: unknown): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.nat(), fc.oneof(fc.constant(DELETE), fc.jsonValue({ maxDepth: 2 })))
+    .map(([n, replacement]) => {
+      const holder: Record<string, unknown> = { root: structuredClone(body) };
+      const paths = pathsOf(holder.root, ['root']);
+      const path = paths[n % paths.length] as (string | number)[];
+      const parent = path
+        .slice(0, -1)
+        .reduce((node, key) => (node as Record<string | number, unknown>)[key], holder as unknown);
+      const target = parent as Record<string | number, unknown>;
+      const key = path.at(-1) as string | number;
+      if (replacement === DELETE) delete target[key];
+      else target[key] = replacement;
+      return JSON.stringify(holder.root) ?? '';
+    });
+}
+
+const others = [...Object.values(METHODS).map((m) => m.valid), ...ERROR_BODIES];
+
+function bodyFor(method: Method): fc.Arbitrary<string | Uint8Array> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant(JSON.stringify(method.valid)) },
+    { weight: 3, arbitrary: mutated(method.valid) },
+    fc.constantFrom(...others).chain(mutated),
+    fc.constantFrom(...others).map((b) => JSON.stringify(b)),
+    fc.json({ maxDepth: 4 }),
+    fc.anything({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? ''),
+    fc.string({ unit: 'binary', maxLength: 80 }),
+    fc.uint8Array({ maxLength: 80 }),
+    fc.constantFrom('', '{', '{"merchant":', 'null', '<html>502</html>', '\u0000'),
+  );
+}
+
+const headerValue = fc.string({ unit: 'grapheme-ascii', maxLength: 20 }).map((s) => s.trim());
+
+/** A method name and a reply to its request: any status from 200 to 599, any body. */
+const exchange = fc.constantFrom(...Object.keys(METHODS)).chain((name) =>
+  fc.record({
+    name: fc.constant(name),
+    reply: fc.record({
+      status: fc.oneof(fc.integer({ min: 200, max: 299 }), fc.integer({ min: 200, max: 599 })),
+      body: bodyFor(METHODS[name] as Method),
+      headers: fc.record(
+        {
+          'content-type': fc.constantFrom('application/json', 'text/html', 'text/plain', ''),
+          'retry-after': fc.oneof(headerValue, fc.integer({ min: -5, max: 100 }).map(String)),
+          'x-request-id': headerValue,
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+  }),
+);
+
+describe('arbitrary responses', () => {
+  const seen = { resolved: 0, apiError: 0, responseValidation: 0 };
+
+  test('every method either resolves with a value its exported schema accepts, or rejects with a MerchantGatewayError', async () => {
+    await fc.assert(
+      fc.asyncProperty(exchange, async ({ name, reply: next }) => {
+        const { call, schema } = METHODS[name] as Method;
+        reply = next;
+        const before = requests;
+        const outcome = await call(client).then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        );
+        expect(requests).toBe(before + 1);
+        const success = next.status >= 200 && next.status < 300;
+        if (outcome.ok) {
+          expect(success).toBe(true);
+          expect(z.safeParse(schema, outcome.value).success).toBe(true);
+          seen.resolved += 1;
+          return;
+        }
+        const { error } = outcome;
+        expect(error).toBeInstanceOf(MerchantGatewayError);
+        if (success) {
+          expect(error).toBeInstanceOf(ResponseValidationError);
+          expect((error as ResponseValidationError).status).toBe(next.status);
+          seen.responseValidation += 1;
+        } else {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).status).toBe(next.status);
+          seen.apiError += 1;
+        }
+        // Whatever came back, the error can be shown and logged.
+        expect(String(error)).toMatch(/^\w+Error: /);
+        expect(() => JSON.stringify(error)).not.toThrow();
+        expect(() => inspect(error, { depth: 5 })).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
+    // The generators reach every branch: some bodies fit, some do not, some are errors.
+    expect(seen.resolved).toBeGreaterThan(0);
+    expect(seen.responseValidation).toBeGreaterThan(0);
+    expect(seen.apiError).toBeGreaterThan(0);
+  });
+});
