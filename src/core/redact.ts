@@ -38,16 +38,67 @@ export class Redactor {
     return out;
   }
 
-  /** A deep copy of a JSON-like value with every secret replaced. */
-  value(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.string(value);
-    if (value === null || typeof value !== 'object' || depth > 32) return value;
-    if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      out[this.string(key)] = this.value(item, depth + 1);
+  /**
+   * A deep copy of a JSON-like value with every secret replaced, in keys and values alike. It
+   * walks with its own stack rather than recursion: JSON.parse takes any depth, and a secret
+   * nested deeper than a recursion limit must not slip through.
+   */
+  value(value: unknown): unknown {
+    const holder: Record<string, unknown> = {};
+    const stack: [unknown, Record<string | number, unknown>, string | number][] = [
+      [value, holder, 'value'],
+    ];
+    const seen = new WeakSet<object>();
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+      const [item, parent, key] = next;
+      let copy: unknown = item;
+      if (typeof item === 'string') copy = this.string(item);
+      else if (typeof item === 'object' && item !== null) {
+        if (seen.has(item)) copy = '[Circular]';
+        else if (Array.isArray(item)) {
+          seen.add(item);
+          const array: unknown[] = new Array(item.length);
+          item.forEach((child, i) => {
+            stack.push([child, array as unknown as Record<number, unknown>, i]);
+          });
+          copy = array;
+        } else {
+          seen.add(item);
+          const object: Record<string, unknown> = {};
+          for (const [name, child] of Object.entries(item)) {
+            stack.push([child, object, this.string(name)]);
+          }
+          copy = object;
+        }
+      }
+      // A defined property, so a key named `__proto__` stays data and sets no prototype.
+      Object.defineProperty(parent, key, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
-    return out;
+    return holder.value;
+  }
+
+  /**
+   * An error safe to attach as a `cause`: the same name, message, code and cause chain, with
+   * every secret replaced. A fetch or proxy error may quote the request, keys included, and
+   * `util.inspect` prints a cause in full.
+   */
+  error(error: unknown, depth = 0): unknown {
+    if (!(error instanceof Error)) return typeof error === 'string' ? this.string(error) : error;
+    const cause =
+      depth < 8 && error.cause !== undefined ? this.error(error.cause, depth + 1) : undefined;
+    const copy = new Error(this.string(error.message), cause === undefined ? {} : { cause });
+    copy.name = this.string(error.name);
+    copy.stack = this.string(error.stack ?? '');
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'string' || typeof code === 'number') {
+      (copy as { code?: unknown }).code = typeof code === 'string' ? this.string(code) : code;
+    }
+    return copy;
   }
 
   /** Headers as a plain object with lower-case names, credentials shown as `***`. */

@@ -244,9 +244,7 @@ export class Transport {
         const reason = cause instanceof Error ? cause.message : String(cause);
         throw new ConnectionError(
           `${label}: connection failed: ${config.redactor.string(reason)}`,
-          {
-            cause: error,
-          },
+          { cause: config.redactor.error(error) },
         );
       } finally {
         clearTimeout(timer);
