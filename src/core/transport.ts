@@ -87,6 +87,21 @@ function checkHeaders(operation: string, headers: Record<string, string>): void 
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
 }
 
+/**
+ * Later sources win, whatever the case of a name: fetch joins `api-key` and `Api-Key` into one
+ * `a, b` value, so a custom header must replace the SDK's auth, Merchant-Id or Idempotency-Key
+ * outright or not at all (the SDK's own come last).
+ */
+function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const byName = new Map<string, [string, string]>();
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source ?? {})) {
+      byName.set(name.toLowerCase(), [name, value]);
+    }
+  }
+  return Object.fromEntries(byName.values());
+}
+
 /** Reads the body, giving up the moment `signal` aborts (not every fetch cancels a body read). */
 function readText(response: Response, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -179,16 +194,16 @@ export class Transport {
       idempotencyKey = globalThis.crypto.randomUUID();
     }
 
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...config.headers,
-      ...options.headers,
-      ...spec.headers,
-      ...(spec.auth === 'legacy' ? config.legacyAuthHeaders : config.authHeaders),
-    };
-    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const headers = mergeHeaders(
+      { accept: 'application/json' },
+      config.headers,
+      options.headers,
+      spec.headers,
+      spec.auth === 'legacy' ? config.legacyAuthHeaders : config.authHeaders,
+      idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+      body === undefined ? undefined : { 'content-type': 'application/json' },
+    );
     checkHeaders(operation, headers);
 
     const url = `${config.baseUrl}${spec.path}${spec.query?.size ? `?${spec.query}` : ''}`;
