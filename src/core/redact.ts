@@ -88,16 +88,16 @@ export class Redactor {
    * `util.inspect` prints a cause in full.
    */
   error(error: unknown, depth = 0): unknown {
-    if (!(error instanceof Error)) return typeof error === 'string' ? this.string(error) : error;
+    // Anything can be thrown; what is not an Error is copied like data.
+    if (!(error instanceof Error)) return this.value(error);
+    // A cause chain can loop back on itself: eight links say enough.
     const cause =
       depth < 8 && error.cause !== undefined ? this.error(error.cause, depth + 1) : undefined;
     const copy = new Error(this.string(error.message), cause === undefined ? {} : { cause });
     copy.name = this.string(error.name);
     copy.stack = this.string(error.stack ?? '');
     const { code } = error as { code?: unknown };
-    if (typeof code === 'string' || typeof code === 'number') {
-      (copy as { code?: unknown }).code = typeof code === 'string' ? this.string(code) : code;
-    }
+    if (typeof code === 'string') Object.assign(copy, { code: this.string(code) });
     return copy;
   }
 

@@ -200,6 +200,40 @@ describe.each(SCHEMES)('with the %s scheme', (_, auth) => {
   });
 });
 
+describe('a ConnectionError whatever its fetch throws', () => {
+  const client = (fetch: () => Promise<Response>) =>
+    new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 0, fetch });
+
+  test.each<[string, () => unknown]>([
+    ['a string', () => `refused ${API_KEY}`],
+    [
+      'a plain object that refers to itself',
+      () => {
+        const thrown: Record<string, unknown> = { reason: `refused ${API_KEY}` };
+        thrown.self = thrown;
+        return thrown;
+      },
+    ],
+    [
+      'an error whose cause chain loops',
+      () => {
+        const error = new Error(`refused ${API_KEY}`);
+        error.cause = error;
+        return error;
+      },
+    ],
+  ])('shows no key when fetch throws %s', async (_, thrown) => {
+    const error = await client(async () => {
+      throw thrown();
+    })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expectNoSecret(renderings(error));
+    expect(inspect(error, { depth: null })).toContain('refused ***');
+  });
+});
+
 describe('a RequestValidationError never shows a key', () => {
   test.each([
     ['apiKey', { apiKey: `${API_KEY}\r\nX-Injected: 1` }],
