@@ -34,7 +34,8 @@ const METHODS: [string, string, string, (c: MerchantGateway, id: string) => Prom
 
 /** The rule the contract states: empty, `.`, `..`, control characters (and broken Unicode) are refused. */
 function mustRefuse(id: string): boolean {
-  if (id === '' || id === '.' || id === '..' || /[\x00-\x1f\x7f]/.test(id)) return true;
+  const control = [...id].some((c) => (c.codePointAt(0) as number) < 0x20 || c === '\u007f');
+  if (id === '' || id === '.' || id === '..' || control) return true;
   try {
     encodeURIComponent(id);
     return false;
