@@ -6,16 +6,21 @@ const HEX = '0123456789abcdef';
  * runtime, so sample data and generated ids are reproducible.
  */
 export class Rng {
-  private state: number;
+  private current: number;
 
+  /** `seed` may be a `state` read earlier: the sequence then resumes from that point. */
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.current = seed >>> 0;
+  }
+
+  get state(): number {
+    return this.current;
   }
 
   /** A float in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+    this.current = (this.current + 0x6d2b79f5) >>> 0;
+    let t = this.current;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

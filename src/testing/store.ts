@@ -1,6 +1,6 @@
 import type { MerchantRecord, PaymentRecord } from './records';
 import { Rng } from './rng';
-import { generateSampleData } from './sample-data';
+import { generateSampleData, type SampleData } from './sample-data';
 import type { FailNextOptions, MockCredentials, MockSample, RecordedRequest } from './types';
 
 /** What the mock's behaviour depends on besides its state. */
@@ -33,31 +33,45 @@ export class Store {
   readonly sample: MockSample;
   rng: Rng;
   requestCount = 0;
+  /** The seeded state, generated once and copied on every reset (copying is far cheaper). */
+  private readonly pristine: SampleData;
+  private readonly pristineRngState: number;
 
   constructor(
-    readonly seed: number,
+    seed: number,
     readonly config: MockConfig,
   ) {
-    this.rng = new Rng(seed);
-    this.sample = this.load();
+    const rng = new Rng(seed);
+    this.pristine = generateSampleData(seed, rng);
+    this.pristineRngState = rng.state;
+    this.sample = this.pristine.sample;
+    this.rng = rng;
+    this.reset();
   }
 
   reset(): void {
-    this.rng = new Rng(this.seed);
-    this.load();
-  }
-
-  private load(): MockSample {
-    const data = generateSampleData(this.seed, this.rng);
+    this.rng = new Rng(this.pristineRngState);
     this.merchants.clear();
     this.payments.clear();
     this.idempotency.clear();
     this.requests.length = 0;
     this.faults.length = 0;
     this.requestCount = 0;
-    for (const merchant of data.merchants) this.merchants.set(merchant.id, merchant);
-    for (const payment of data.payments) this.payments.set(payment.id, payment);
-    return data.sample;
+    for (const m of this.pristine.merchants) {
+      this.merchants.set(m.id, {
+        ...m,
+        crypto: m.crypto.map((s) => ({ ...s })),
+        fiat: m.fiat.map((s) => ({ ...s })),
+      });
+    }
+    for (const p of this.pristine.payments) {
+      this.payments.set(p.id, {
+        ...p,
+        buyer: p.buyer && { ...p.buyer },
+        tx: p.tx && { ...p.tx },
+        settlement: p.settlement && { ...p.settlement },
+      });
+    }
   }
 
   /** Takes one use of the oldest queued fault that matches the request, if any. */
