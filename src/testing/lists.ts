@@ -32,19 +32,22 @@ function select(
   const direction = query.sortDir === 'asc' ? 1 : -1;
   const compare = (a: CursorPosition, b: CursorPosition) =>
     direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const all = [...ctx.store.payments.values()]
+  // Keys are computed once per payment, not once per comparison.
+  const sorted = [...ctx.store.payments.values()]
     .filter((p) => p.merchantId === merchantId && matches(p, query, ctx.now))
-    .sort((a, b) => compare(keyOf(a), keyOf(b)));
+    .map((p) => ({ p, position: keyOf(p) }))
+    .sort((a, b) => compare(a.position, b.position));
   let from = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor, hash);
-    from = all.findIndex((p) => compare(keyOf(p), after) > 0);
-    if (from === -1) from = all.length;
+    from = sorted.findIndex(({ position }) => compare(position, after) > 0);
+    if (from === -1) from = sorted.length;
   }
+  const all = sorted.map(({ p }) => p);
   const page = all.slice(from, from + limit);
-  const last = page.at(-1);
+  const last = sorted[from + page.length - 1];
   const more = from + limit < all.length;
-  return { all, page, nextCursor: more && last ? encodeCursor(keyOf(last), hash) : null };
+  return { all, page, nextCursor: more && last ? encodeCursor(last.position, hash) : null };
 }
 
 function matches(p: PaymentRecord, q: ListQuery, nowMs: number): boolean {
