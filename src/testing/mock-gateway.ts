@@ -65,7 +65,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       return store.requests;
     },
     async fetch(input, init) {
-      const result = await handle(store, new Request(input, init));
+      const request = new Request(input, init);
+      const result = await handle(store, request);
+      // Like fetch: an abort rejects with the signal's reason, a dropped connection with a TypeError.
+      request.signal.throwIfAborted();
       if (isNetworkError(result)) throw new TypeError('fetch failed (mock gateway network error)');
       return result;
     },
