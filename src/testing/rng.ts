@@ -1,5 +1,4 @@
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const HEX = '0123456789abcdef';
 
 /**
  * A seeded pseudo-random source (mulberry32): the same seed gives the same sequence on every
@@ -17,13 +16,18 @@ export class Rng {
     return this.current;
   }
 
-  /** A float in [0, 1). */
-  next(): number {
+  /** An unsigned 32-bit integer. */
+  uint32(): number {
     this.current = (this.current + 0x6d2b79f5) >>> 0;
     let t = this.current;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.uint32() / 4294967296;
   }
 
   /** An integer in [min, max]. */
@@ -57,8 +61,9 @@ export class Rng {
 
   /** `0x` and `length` lowercase hex digits (an EVM address is 40, a transaction hash 64). */
   hex(length: number): string {
-    let out = '0x';
-    for (let i = 0; i < length; i++) out += HEX[Math.floor(this.next() * 16)];
-    return out;
+    // Eight digits per draw: hashes and addresses are most of the sample's random output.
+    let out = '';
+    while (out.length < length) out += this.uint32().toString(16).padStart(8, '0');
+    return `0x${out.slice(0, length)}`;
   }
 }
