@@ -52,7 +52,12 @@ export async function handle(store: Store, request: Request): Promise<Response |
   const fault = store.takeFault(request.method, path);
   if (fault?.delayMs) await sleep(fault.delayMs, request.signal);
   if (fault?.networkError || request.signal.aborted) return NETWORK_ERROR;
-  if (fault?.status !== undefined) return faultResponse({ ...fault, status: fault.status });
+  if (fault?.status !== undefined) {
+    const response = faultResponse({ ...fault, status: fault.status });
+    // The service's own errors carry a request id; a proxy's raw page does not.
+    if (typeof fault.body !== 'string') response.headers.set('x-request-id', requestId);
+    return response;
+  }
 
   let response: Response;
   try {

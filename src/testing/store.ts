@@ -44,7 +44,7 @@ export class Store {
     const rng = new Rng(seed);
     this.pristine = generateSampleData(seed, rng);
     this.pristineRngState = rng.state;
-    this.sample = this.pristine.sample;
+    this.sample = deepFreeze(this.pristine.sample);
     this.rng = rng;
     this.reset();
   }
@@ -88,4 +88,11 @@ export class Store {
     if (--fault.remaining <= 0) this.faults.splice(index, 1);
     return fault.options;
   }
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) {
+    if (inner && typeof inner === 'object') deepFreeze(inner);
+  }
+  return Object.freeze(value);
 }

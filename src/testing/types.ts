@@ -126,7 +126,11 @@ export interface MockPayment {
 /** The seeded sample data. */
 export interface MockSample {
   seed: number;
-  /** The sample merchant: 1,000 payments across the five list statuses. */
+  /**
+   * The sample merchant: 1,000 payments across the five list statuses, created between 2025-01
+   * and 2026-06. Its payments awaiting a buyer expire five years after creation, so the seeded
+   * statuses do not change with the clock.
+   */
   merchantId: string;
   merchantName: string;
   merchantEmail: string;
@@ -164,7 +168,7 @@ export interface MockServer {
 export interface MockGateway {
   /** The credentials the mock accepts. */
   readonly credentials: Readonly<MockCredentials>;
-  /** The seeded sample merchant and what its data holds. */
+  /** The seeded sample merchant and what its data holds (frozen). */
   readonly sample: Readonly<MockSample>;
   /** msw request handlers for any URL with `/v1/` in its path, on any origin: `setupServer(...mock.handlers)`. */
   readonly handlers: HttpHandler[];
@@ -176,7 +180,11 @@ export interface MockGateway {
   listen(options?: ListenOptions): Promise<MockServer>;
   /** Back to the seeded state: data, ids, recorded requests and pending faults. */
   reset(): void;
-  /** Sets a payment's status, filling buyer, transaction and settlement as that status implies. Throws for an unknown id. */
+  /**
+   * Sets a payment's status, filling buyer, transaction and settlement as that status implies.
+   * Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
+   * reads as `expired`.
+   */
   setPaymentStatus(paymentId: string, status: PaymentStatus): void;
   /**
    * Moves every open payment one step along `path` (a payment whose status is not on it stays).

@@ -55,7 +55,7 @@ describe('listen()', () => {
   });
 
   it('stops a delayed answer when the client gives up, and keeps serving', async () => {
-    mock.failNext({ delayMs: 5_000 });
+    mock.failNext({ delayMs: 10_000 });
     const started = performance.now();
     await expect(
       fetch(`${server.url}/v1/merchants/${mock.sample.merchantId}`, {
@@ -67,7 +67,7 @@ describe('listen()', () => {
       headers: { 'Api-Key': mock.credentials.apiKey },
     });
     expect(res.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('frees the port on close()', async () => {

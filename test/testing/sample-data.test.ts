@@ -90,6 +90,7 @@ describe('sample data', () => {
     if (!merchant) throw new Error('sample merchant missing');
     merchant.name = 'Changed';
     merchant.settlements.fiat.length = 0;
+    expect(() => mock.sample.otherMerchantIds.push('mer_x')).toThrow(TypeError);
     expect(mock.getMerchant(mock.sample.merchantId)?.name).toBe(mock.sample.merchantName);
     expect(mock.getMerchant(mock.sample.merchantId)?.settlements.fiat).toHaveLength(1);
   });
