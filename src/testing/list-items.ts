@@ -1,7 +1,9 @@
 import { fiatInfo } from './catalog';
 import { buyerJson, tokenAmountJson } from './payments';
 import {
+  accountOn,
   isFinalStatus,
+  isoTime as iso,
   type ListStatus,
   type MerchantRecord,
   type PaymentRecord,
@@ -9,7 +11,6 @@ import {
   updatedAt,
 } from './records';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const INT32_MAX = 2_147_483_647n;
 
 /** The status the lists show: they know five statuses, so a cancelled payment reads as failed. */
@@ -80,7 +81,7 @@ export function legacyPaymentItem(payment: PaymentRecord, nowMs: number) {
     chain_logo: token.network.iconUrl,
     wallet_logo: buyer?.wallet.iconUrl ?? null,
     chain_id: token.network.id,
-    buyer_caip10: buyer ? `${token.network.id}:${buyer.address}` : null,
+    buyer_caip10: buyer ? accountOn(payment, buyer.address) : null,
     token_caip19: token.asset,
     tx_hash: tx?.hash ?? null,
     nonce: tx?.nonce ?? null,

@@ -1,9 +1,7 @@
 import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './context';
 import { type Issue, json, ServiceError } from './http';
-import type { MerchantRecord } from './records';
+import { isoTime as iso, type MerchantRecord } from './records';
 import { checkEmail, checkIconUrl, checkName, checkSettlements } from './validate';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The merchant as every response shows it; `iconUrl` is left out of the create response only. */
 export function merchantJson(merchant: MerchantRecord) {

@@ -5,7 +5,9 @@ import { isNetworkError } from './http';
 import { listen } from './listen';
 import { merchantJson, settlementsJson } from './merchants';
 import {
+  accountOn,
   isFinalStatus,
+  isoTime,
   moveTo,
   PAYMENT_STATUSES,
   type PaymentRecord,
@@ -129,8 +131,8 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
     merchantId: payment.merchantId,
     referenceId: payment.referenceId,
     status: statusAt(payment, now),
-    createdAt: new Date(payment.createdAt).toISOString(),
-    lastUpdatedAt: new Date(updatedAt(payment, now)).toISOString(),
+    createdAt: isoTime(payment.createdAt),
+    lastUpdatedAt: isoTime(updatedAt(payment, now)),
     expiresAt: payment.expiresAt,
     amount: { unit: `iso4217/${payment.currency}`, value: payment.fiatMinor.toString() },
     token: {
@@ -140,7 +142,7 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
       value: payment.tokenValue.toString(),
     },
     buyer: buyer && {
-      accountCaip10: `${token.network.id}:${buyer.address}`,
+      accountCaip10: accountOn(payment, buyer.address),
       walletName: buyer.wallet.name,
     },
   };

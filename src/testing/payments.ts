@@ -1,17 +1,18 @@
 import { DEFAULT_TOKEN, fiatToToken } from './catalog';
 import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './context';
 import { type Issue, json, ServiceError } from './http';
-import { isFinalStatus, type PaymentRecord, statusAt } from './records';
+import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from './records';
 import { DEFAULT_EXPIRY_S } from './sample-data';
 import { checkAmount, checkExpiresAt } from './validate';
 
 /** `{ accountCaip10, accountProviderIcon, accountProviderName }`, or null before a buyer acted. */
 export function buyerJson(payment: PaymentRecord) {
-  if (!payment.buyer) return null;
+  const { buyer } = payment;
+  if (!buyer) return null;
   return {
-    accountCaip10: `${payment.token.network.id}:${payment.buyer.address}`,
-    accountProviderIcon: payment.buyer.wallet.iconUrl,
-    accountProviderName: payment.buyer.wallet.name,
+    accountCaip10: accountOn(payment, buyer.address),
+    accountProviderIcon: buyer.wallet.iconUrl,
+    accountProviderName: buyer.wallet.name,
   };
 }
 

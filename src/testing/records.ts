@@ -83,6 +83,16 @@ export interface PaymentRecord {
   settlement: { settled: boolean; txHash: string | null; at: number | null } | null;
 }
 
+/** Epoch milliseconds as the service writes times: ISO 8601 with milliseconds and `Z`. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A CAIP-10 account: `address` on the payment's network. */
+export function accountOn(payment: PaymentRecord, address: string): string {
+  return `${payment.token.network.id}:${address}`;
+}
+
 /** The status a reader sees at `nowMs`: a payment still awaiting its buyer past its expiry is expired. */
 export function statusAt(payment: PaymentRecord, nowMs: number): PaymentStatus {
   if (payment.status === 'requires_action' && nowMs >= payment.expiresAt * 1000) return 'expired';

@@ -1,5 +1,6 @@
 import { fiatToToken, TOKENS, type Token, WALLETS, type Wallet } from './catalog';
 import {
+  isoTime,
   LIST_STATUSES,
   type ListStatus,
   type MerchantRecord,
@@ -190,7 +191,7 @@ function describe(
     tokenSymbols: distinct(own.map((p) => p.token.symbol)),
     networks: distinct(own.map((p) => p.token.network.id)),
     currencies: distinct(own.map((p) => p.currency)),
-    firstCreatedAt: new Date(Math.min(...times)).toISOString(),
-    lastCreatedAt: new Date(Math.max(...times)).toISOString(),
+    firstCreatedAt: isoTime(Math.min(...times)),
+    lastCreatedAt: isoTime(Math.max(...times)),
   };
 }
