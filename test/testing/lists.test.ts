@@ -332,6 +332,10 @@ describe.each(TRANSPORTS)('the deprecated payment list over %s', (transport) => 
         p.createdAt < '2026-01-01',
     );
     expect(ids.sort()).toEqual(expected.map((p) => p.id).sort());
+    const bare = await api.legacy('?network=8453&limit=1');
+    expect(bare.body.stats.total_transactions).toBe(
+      sample().filter((p) => p.token.network === 'eip155:8453').length,
+    );
   });
 
   it('sorts by amount in both directions', async () => {

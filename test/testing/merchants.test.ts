@@ -75,6 +75,13 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
     expect(res.body.code).toBe('missing_idempotency_key');
   });
 
+  it('rejects an Idempotency-Key longer than 255 characters', async () => {
+    expect((await create(newMerchant, 'k'.repeat(255))).status).toBe(201);
+    const res = await create(newMerchant, 'k'.repeat(256));
+    expect(res.status).toBe(400);
+    expect(res.body.issues?.[0]?.field).toBe('Idempotency-Key');
+  });
+
   it('lists every invalid field as an issue of a 400 params_validation', async () => {
     const res = await create({
       merchantName: '',
