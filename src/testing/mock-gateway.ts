@@ -47,7 +47,14 @@ const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing',
  * });
  */
 export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
-  const credentials = Object.freeze({ ...DEFAULT_CREDENTIALS, ...options.credentials });
+  // A credential given as undefined (from plain JavaScript) keeps its default.
+  const given = Object.entries(options.credentials ?? {}).filter(
+    ([, value]) => value !== undefined,
+  );
+  const credentials: MockCredentials = Object.freeze({
+    ...DEFAULT_CREDENTIALS,
+    ...Object.fromEntries(given),
+  });
   const store = new Store(options.seed ?? 1, {
     credentials,
     pollInMs: options.pollInMs ?? 1000,
