@@ -1,0 +1,156 @@
+import { checkFault } from './faults';
+import { handle } from './handle';
+import { createHandlers } from './handlers';
+import { isNetworkError } from './http';
+import { listen } from './listen';
+import { merchantJson, settlementsJson } from './merchants';
+import {
+  accountOn,
+  isFinalStatus,
+  isoTime,
+  moveTo,
+  PAYMENT_STATUSES,
+  type PaymentRecord,
+  type PaymentStatus,
+  statusAt,
+  updatedAt,
+} from './records';
+import { Store } from './store';
+import type {
+  MockCredentials,
+  MockGateway,
+  MockGatewayOptions,
+  MockMerchant,
+  MockPayment,
+} from './types';
+
+const DEFAULT_CREDENTIALS: MockCredentials = {
+  apiKey: 'sk_test_mock_partner',
+  legacyApiKey: 'lk_test_mock_legacy',
+  appId: 'app_test_mock',
+  clientId: 'client_test_mock',
+};
+
+const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
+
+/**
+ * Creates an in-memory, stateful mock of the whole gateway service, seeded with a sample merchant
+ * that has 1,000 payments. Serve it with msw (`mock.handlers`), over HTTP (`mock.listen()`), or
+ * call `mock.fetch` directly.
+ *
+ * @example
+ * const mock = createMockGateway();
+ * const server = setupServer(...mock.handlers);
+ * server.listen();
+ * const res = await fetch('https://gateway.test/v1/merchants/payments', {
+ *   headers: { 'Api-Key': mock.credentials.apiKey, 'Merchant-Id': mock.sample.merchantId },
+ * });
+ */
+export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
+  // A credential given as undefined (from plain JavaScript) keeps its default.
+  const given = Object.entries(options.credentials ?? {}).filter(
+    ([, value]) => value !== undefined,
+  );
+  const credentials: MockCredentials = Object.freeze({
+    ...DEFAULT_CREDENTIALS,
+    ...Object.fromEntries(given),
+  });
+  const store = new Store(options.seed ?? 1, {
+    credentials,
+    pollInMs: options.pollInMs ?? 1000,
+    viewPollHints: options.viewPollHints ?? false,
+  });
+  const findPayment = (id: string): PaymentRecord => {
+    const payment = store.payments.get(id);
+    if (!payment) throw new Error(`Mock gateway has no payment ${id}`);
+    return payment;
+  };
+
+  return {
+    credentials,
+    sample: store.sample,
+    handlers: createHandlers(store),
+    get requests() {
+      return store.requests;
+    },
+    async fetch(input, init) {
+      const request = new Request(input, init);
+      const result = await handle(store, request);
+      // Like fetch: an abort rejects with the signal's reason, a dropped connection with a TypeError.
+      request.signal.throwIfAborted();
+      if (isNetworkError(result)) throw new TypeError('fetch failed (mock gateway network error)');
+      return result;
+    },
+    listen: (listenOptions) => listen(store, listenOptions),
+    reset: () => store.reset(),
+    setPaymentStatus(paymentId, status) {
+      if (!PAYMENT_STATUSES.includes(status))
+        throw new TypeError(`Unknown payment status ${status}`);
+      moveTo(findPayment(paymentId), status, Date.now(), store.rng);
+    },
+    advancePayments(path = DEFAULT_PATH) {
+      if (path.length < 2 || path.some((s) => !PAYMENT_STATUSES.includes(s))) {
+        throw new TypeError('advancePayments: path needs two or more known statuses');
+      }
+      const now = Date.now();
+      let moved = 0;
+      for (const payment of store.payments.values()) {
+        const status = statusAt(payment, now);
+        const step = path.indexOf(status);
+        const next = path[step + 1];
+        if (isFinalStatus(status) || step === -1 || next === undefined) continue;
+        moveTo(payment, next, now, store.rng);
+        moved++;
+      }
+      return moved;
+    },
+    failNext(fault) {
+      checkFault(fault);
+      store.faults.push({ options: { ...fault }, remaining: fault.times ?? 1 });
+    },
+    getMerchant(merchantId) {
+      const merchant = store.merchants.get(merchantId);
+      return merchant && merchantView(merchant);
+    },
+    merchants: () => [...store.merchants.values()].map(merchantView),
+    getPayment(paymentId) {
+      const payment = store.payments.get(paymentId);
+      return payment && paymentView(payment, Date.now());
+    },
+    payments(merchantId) {
+      const now = Date.now();
+      return [...store.payments.values()]
+        .filter((p) => merchantId === undefined || p.merchantId === merchantId)
+        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+        .map((p) => paymentView(p, now));
+    },
+  };
+}
+
+function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {
+  return { ...merchantJson(merchant), settlements: settlementsJson(merchant) };
+}
+
+function paymentView(payment: PaymentRecord, now: number): MockPayment {
+  const { token, buyer } = payment;
+  return {
+    id: payment.id,
+    merchantId: payment.merchantId,
+    referenceId: payment.referenceId,
+    status: statusAt(payment, now),
+    createdAt: isoTime(payment.createdAt),
+    lastUpdatedAt: isoTime(updatedAt(payment, now)),
+    expiresAt: payment.expiresAt,
+    amount: { unit: `iso4217/${payment.currency}`, value: payment.fiatMinor.toString() },
+    token: {
+      asset: token.asset,
+      symbol: token.symbol,
+      network: token.network.id,
+      value: payment.tokenValue.toString(),
+    },
+    buyer: buyer && {
+      accountCaip10: accountOn(payment, buyer.address),
+      walletName: buyer.wallet.name,
+    },
+  };
+}

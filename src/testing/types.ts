@@ -1,0 +1,202 @@
+import type { HttpHandler } from 'msw';
+import type { ListStatus, PaymentStatus } from './records';
+
+export type { ListStatus, PaymentStatus };
+
+/** The credentials the mock accepts. */
+export interface MockCredentials {
+  /** Partner key, sent as `Api-Key`. @default 'sk_test_mock_partner' */
+  apiKey: string;
+  /** Legacy service key for the deprecated list, sent as `X-Api-Key`. @default 'lk_test_mock_legacy' */
+  legacyApiKey: string;
+  /** Public application id, sent as `App-Id` together with `Client-Id`. @default 'app_test_mock' */
+  appId: string;
+  /** Client id of the app scheme, sent as `Client-Id`. @default 'client_test_mock' */
+  clientId: string;
+}
+
+export interface MockGatewayOptions {
+  /** Credentials to accept; each one left out keeps its default (see {@link MockCredentials}). */
+  credentials?: Partial<MockCredentials>;
+  /**
+   * Seed of the sample data and of every id the mock hands out: the same seed gives the same
+   * merchants, payments and ids.
+   * @default 1
+   */
+  seed?: number;
+  /**
+   * `pollInMs` the mock tells clients to wait between reads of an open payment, in milliseconds.
+   * @default 1000
+   */
+  pollInMs?: number;
+  /**
+   * Adds `isFinal` and `pollInMs` to the gateway view, as a newer service would. Off, the view
+   * has exactly the interface's fields.
+   * @default false
+   */
+  viewPollHints?: boolean;
+}
+
+/** One request the mock received, with credentials masked. */
+export interface RecordedRequest {
+  method: string;
+  /** The full URL, query included. */
+  url: string;
+  /** The path from `/v1/` on (a base URL prefix such as `/api` is left out); the full path if it has no `/v1/`. */
+  path: string;
+  /** Query parameters; a repeated one is an array. */
+  query: Record<string, string | string[]>;
+  /** Lower-cased header names; `api-key`, `x-api-key`, `app-id`, `client-id` and `authorization` read `***`. */
+  headers: Record<string, string>;
+  /** The JSON body parsed, the raw text if it is not JSON, or `undefined` when empty. */
+  body: unknown;
+}
+
+/** Which requests a fault applies to; every field left out matches anything. */
+export interface FaultMatch {
+  /** HTTP method, any case. */
+  method?: string;
+  /** A substring of, or a pattern tested against, the path from `/v1/` on (query excluded). */
+  path?: string | RegExp;
+}
+
+/**
+ * A fault for the next matching requests, applied before any normal handling (even before auth).
+ * Give `status` for an error response, `networkError: true` for a dropped connection, or only
+ * `delayMs` for a slow but otherwise normal answer.
+ *
+ * @example
+ * mock.failNext({ status: 429, retryAfter: 2 });                      // rate limited, Retry-After: 2
+ * mock.failNext({ status: 502, body: '<html>Bad gateway</html>' });   // a proxy's HTML page
+ * mock.failNext({ networkError: true, times: 2, match: { method: 'POST', path: '/v1/payments' } });
+ */
+export interface FailNextOptions {
+  /** HTTP status of the error response. */
+  status?: number;
+  /** `code` of the JSON error body. @default derived from the status: 429 → 'rate_limited', 500 → 'internal_error', 502 → 'bad_gateway', … */
+  code?: string;
+  /** `message` of the JSON error body. @default a sentence naming the status */
+  message?: string;
+  /** How many matching requests this fault answers. @default 1 */
+  times?: number;
+  /** Sets `Retry-After`: seconds as a number, or any string (an HTTP date) sent as it is. */
+  retryAfter?: number | string;
+  /** Body instead of `{ code, message }`: a string is sent as it is (HTML, empty), an object as JSON. */
+  body?: string | Record<string, unknown> | unknown[];
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+  /** Drop the connection instead of answering. */
+  networkError?: boolean;
+  /** Wait this long (ms) before failing, or before answering normally when nothing else is set. */
+  delayMs?: number;
+  match?: FaultMatch;
+}
+
+/** A merchant as the mock holds it (a copy; changing it changes nothing). */
+export interface MockMerchant {
+  id: string;
+  name: string;
+  email: string;
+  status: string;
+  iconUrl: string | null;
+  createdAt: string;
+  settlements: {
+    crypto: { id: string; asset: string; destination: string }[];
+    fiat: { id: string; status: string; bankType: string }[];
+  };
+}
+
+/** A payment as the mock holds it (a copy), with the status a reader sees now. */
+export interface MockPayment {
+  id: string;
+  merchantId: string;
+  referenceId: string;
+  status: PaymentStatus;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  /** Fiat amount: `{ unit: 'iso4217/USD', value: '1250' }` (minor units). */
+  amount: { unit: string; value: string };
+  /** Token quote: CAIP-19 asset, symbol, CAIP-2 network and value in the smallest unit. */
+  token: { asset: string; symbol: string; network: string; value: string };
+  buyer: { accountCaip10: string; walletName: string } | null;
+}
+
+/** The seeded sample data. */
+export interface MockSample {
+  seed: number;
+  /**
+   * The sample merchant: 1,000 payments across the five list statuses, created between 2025-01
+   * and 2026-06. Its payments awaiting a buyer expire five years after creation, so the seeded
+   * statuses do not change with the clock.
+   */
+  merchantId: string;
+  merchantName: string;
+  merchantEmail: string;
+  /** Id of the sample merchant's fiat settlement (`status: 'active'`, `bankType: 'sepa'`). */
+  fiatSettlementId: string;
+  /** Two more merchants with a few dozen payments each. */
+  otherMerchantIds: string[];
+  /** Payments of the sample merchant: 1000. */
+  paymentCount: number;
+  statusCounts: Record<ListStatus, number>;
+  /** Token symbols found in the sample merchant's payments, e.g. USDC, USDT, ETH. */
+  tokenSymbols: string[];
+  /** CAIP-2 networks found in the sample merchant's payments, e.g. eip155:8453. */
+  networks: string[];
+  /** ISO 4217 codes of the sample merchant's payments. */
+  currencies: string[];
+  /** Creation time of the oldest and newest sample payment (ISO 8601). */
+  firstCreatedAt: string;
+  lastCreatedAt: string;
+}
+
+export interface ListenOptions {
+  /** TCP port on 127.0.0.1. @default 0 (any free port) */
+  port?: number;
+}
+
+export interface MockServer {
+  /** Base URL such as `http://127.0.0.1:53120`; pass it as the SDK's `baseUrl`. */
+  url: string;
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** An in-memory, stateful mock of the whole gateway service. */
+export interface MockGateway {
+  /** The credentials the mock accepts. */
+  readonly credentials: Readonly<MockCredentials>;
+  /** The seeded sample merchant and what its data holds (frozen). */
+  readonly sample: Readonly<MockSample>;
+  /** msw request handlers for any URL with `/v1/` in its path, on any origin: `setupServer(...mock.handlers)`. */
+  readonly handlers: HttpHandler[];
+  /** Every request received since creation or the last `reset()`, oldest first. */
+  readonly requests: readonly RecordedRequest[];
+  /** A `fetch` answered by the mock itself (no msw, no socket); a network fault rejects with a TypeError. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Serves the mock over real HTTP on 127.0.0.1. */
+  listen(options?: ListenOptions): Promise<MockServer>;
+  /** Back to the seeded state: data, ids, recorded requests and pending faults. */
+  reset(): void;
+  /**
+   * Sets a payment's status, filling buyer, transaction and settlement as that status implies.
+   * Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
+   * reads as `expired`.
+   */
+  setPaymentStatus(paymentId: string, status: PaymentStatus): void;
+  /**
+   * Moves every open payment one step along `path` (a payment whose status is not on it stays).
+   * Returns how many moved.
+   * @default path ['requires_action', 'processing', 'succeeded']
+   */
+  advancePayments(path?: readonly PaymentStatus[]): number;
+  /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
+  failNext(options: FailNextOptions): void;
+  getMerchant(merchantId: string): MockMerchant | undefined;
+  merchants(): MockMerchant[];
+  getPayment(paymentId: string): MockPayment | undefined;
+  /** Payments of one merchant, or of all merchants, newest first. */
+  payments(merchantId?: string): MockPayment[];
+}

@@ -1,0 +1,78 @@
+import { request as httpRequest } from 'node:http';
+import { createMockGateway } from 'merchant-gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+describe('listen()', () => {
+  const mock = createMockGateway();
+  let server: Awaited<ReturnType<typeof mock.listen>>;
+  beforeAll(async () => {
+    server = await mock.listen();
+  });
+  afterAll(() => server.close());
+
+  it('serves on a loopback URL, with any path prefix before /v1/', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${server.url}/api/gateway/v1/merchants/${mock.sample.merchantId}`, {
+      headers: { 'Api-Key': mock.credentials.apiKey },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('answers 404 not_found for a path outside the interface', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers 405 with Allow for a known path and the wrong method', async () => {
+    const res = await fetch(`${server.url}/v1/payments`, {
+      headers: { 'Api-Key': mock.credentials.apiKey },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('rejects a raw non-ASCII header byte sequence with 400 header_not_ascii', async () => {
+    const { port } = new URL(server.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `/v1/merchants/${mock.sample.merchantId}`,
+          headers: { 'Api-Key': 'k\u00e9y' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+  });
+
+  it('stops a delayed answer when the client gives up, and keeps serving', async () => {
+    mock.failNext({ delayMs: 10_000 });
+    const started = performance.now();
+    await expect(
+      fetch(`${server.url}/v1/merchants/${mock.sample.merchantId}`, {
+        headers: { 'Api-Key': mock.credentials.apiKey },
+        signal: AbortSignal.timeout(50),
+      }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    const res = await fetch(`${server.url}/v1/merchants/${mock.sample.merchantId}`, {
+      headers: { 'Api-Key': mock.credentials.apiKey },
+    });
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('frees the port on close()', async () => {
+    const other = await mock.listen();
+    await other.close();
+    await expect(fetch(`${other.url}/v1/merchants`)).rejects.toBeInstanceOf(TypeError);
+  });
+});
