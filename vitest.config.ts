@@ -20,5 +20,12 @@ export default defineConfig({
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,
+    coverage: {
+      provider: 'v8',
+      include: ['src/**'],
+      reporter: ['text-summary', 'text'],
+      // The gate: `npm test` (vitest run --coverage) fails below these.
+      thresholds: { lines: 95, branches: 90 },
+    },
   },
 });
