@@ -91,6 +91,23 @@ describe.each(SOURCES)('%s', (_, header, build) => {
   });
 });
 
+describe('header values that are not strings (from plain JavaScript)', () => {
+  test.each([
+    ['a number', 5],
+    ['an object', { toString: () => 'x\r\nInjected: 1' }],
+    ['an array', ['a', 'b']],
+  ])('a custom header that is %s is refused before sending', async (_, value) => {
+    const before = everything.seen.length;
+    const client = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, merchantId: 'mer_1' });
+    const error = await client.payments
+      .create(payment, { headers: { 'X-Odd': value as unknown as string } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues.map((i) => i.field)).toEqual(['headers.X-Odd']);
+    expect(everything.seen).toHaveLength(before);
+  });
+});
+
 describe('the legacy key', () => {
   test('is not checked or sent by calls that do not use it', async () => {
     const before = everything.seen.length;

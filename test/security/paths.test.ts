@@ -139,4 +139,20 @@ describe.each(METHODS)('%s', (...method) => {
       { numRuns: 100 },
     );
   });
+
+  test.each([
+    ['a number', 42],
+    ['undefined', undefined],
+    ['an object', { toString: () => '../merchants' }],
+  ])('an id that is %s (from plain JavaScript) is refused before sending', async (_, id) => {
+    const [, , field, call] = method;
+    const before = everything.seen.length;
+    const error = await call(client, id as unknown as string).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues[0]).toEqual({
+      field,
+      message: 'must be a string',
+    });
+    expect(everything.seen).toHaveLength(before);
+  });
 });
