@@ -28,6 +28,36 @@ export function satisfying(check: (value: string) => boolean, message: string) {
   return z.string({ error: 'must be a string' }).check(z.refine(check, message));
 }
 
+/**
+ * A request object that rejects unknown fields, one issue per field named by its own path
+ * (`merchantNmae`, `settlements.0.extra`). `z.strictObject` reports them all at the object's
+ * path, which tells a caller nothing about where the typo is.
+ */
+export function exact<S extends z.core.$ZodShape>(
+  shape: S,
+): z.ZodMiniType<
+  z.output<z.ZodMiniObject<S, z.core.$strict>>,
+  z.input<z.ZodMiniObject<S, z.core.$strict>>
+> {
+  return z.looseObject(shape).check(
+    z.check<Record<string, unknown>>(
+      (payload) => {
+        for (const key of Object.keys(payload.value)) {
+          if (Object.hasOwn(shape, key)) continue;
+          payload.issues.push({
+            code: 'custom',
+            path: [key],
+            message: 'is not a field of this call (a typo?)',
+            input: payload.value[key],
+          });
+        }
+      },
+      // Also when a known field failed, so a typo is reported together with that failure.
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    ),
+  );
+}
+
 /** A nullable, optional field of a response. */
 export function maybe<T extends z.ZodMiniType>(schema: T) {
   return z.optional(z.nullable(schema));
