@@ -8,9 +8,16 @@ export function openEnum<T extends string>(): z.ZodMiniType<T | (string & {})> {
   return z.string() as z.ZodMiniType<T | (string & {})>;
 }
 
+/** A string field; a missing one is reported as required rather than as a wrong type. */
+export function requiredString() {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+  });
+}
+
 /** A string whose length in Unicode code points (as JSON Schema counts) is within [min, max]. */
 export function text(min: number, max: number) {
-  return z.string({ error: 'must be a string' }).check(
+  return requiredString().check(
     z.refine((s) => {
       const length = [...s].length;
       return length >= min && length <= max;
@@ -20,12 +27,12 @@ export function text(min: number, max: number) {
 
 /** A string matching one of the service's published patterns. */
 export function matching(pattern: RegExp, message: string) {
-  return z.string({ error: 'must be a string' }).check(z.regex(pattern, message));
+  return requiredString().check(z.regex(pattern, message));
 }
 
 /** A string accepted by a predicate. */
 export function satisfying(check: (value: string) => boolean, message: string) {
-  return z.string({ error: 'must be a string' }).check(z.refine(check, message));
+  return requiredString().check(z.refine(check, message));
 }
 
 /**

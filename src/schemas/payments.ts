@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { exact, matching, maybe, openEnum } from './common';
+import { exact, matching, maybe, openEnum, requiredString } from './common';
 import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from './primitives';
 
 /** Payment statuses the service documents; others may come (and are not final). */
@@ -145,7 +145,7 @@ export const PaymentCreateParamsSchema = exact({
     value: minorUnits,
   }),
   /** Your own reference for the payment. */
-  referenceId: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty')),
+  referenceId: requiredString().check(z.minLength(1, 'must not be empty')),
   /** Seconds since the epoch, a `Date`, or null for the service's default (5 minutes). */
   expiresAt: z.optional(expiresAt),
 });
