@@ -48,7 +48,10 @@ const merchantEmail = matching(
   EMAIL_PATTERN,
   'must be an email address (no leading dot, no "..", a top-level domain of 2+ letters)',
 );
-const iconUrl = z.nullable(satisfying(isHttpsUrl, 'must be an https:// URL, or null'));
+// URL parsing repairs `https:host` and backslashes, but the service sees the string as sent.
+const isIconUrl = (value: string) =>
+  /^https:\/\/[^/\\]/i.test(value) && !value.includes('\\') && isHttpsUrl(value);
+const iconUrl = z.nullable(satisfying(isIconUrl, 'must be an https:// URL, or null'));
 
 /** Body of `merchants.create`. `iconUrl` null or absent leaves the logo unset. */
 export const MerchantCreateParamsSchema = exact({
