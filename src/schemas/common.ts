@@ -60,7 +60,9 @@ export function exact<S extends z.core.$ZodShape>(
         }
       },
       // Also when a known field failed, so a typo is reported together with that failure.
-      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+      {
+        when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      },
     ),
   );
 }
