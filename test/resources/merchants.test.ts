@@ -1,7 +1,11 @@
-import type { MerchantCreateParams, MerchantUpdateParams } from 'merchant-gateway';
+import {
+  type MerchantCreateParams,
+  type MerchantUpdateParams,
+  RequestValidationError,
+} from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
 import { createdMerchant } from './samples';
-import { answer, expectRefused, gateway, useFakeService } from './support';
+import { answer, expectRefused, gateway, rejectionOf, useFakeService } from './support';
 
 useFakeService();
 
@@ -138,6 +142,19 @@ describe('merchants.create', () => {
   ])('refuses $rule before sending, naming $field', async ({ params, field, message }) => {
     const seen = answer({ merchant: createdMerchant }, 201);
     await expectRefused(gateway().merchants.create(params as never), seen, field, message);
+  });
+
+  it.each([
+    { rule: 'an array', params: ['Acme', 'pay@acme.io'] },
+    { rule: 'null', params: null },
+  ])('refuses $rule as params with one issue on the whole input', async ({ params }) => {
+    const seen = answer({ merchant: createdMerchant }, 201);
+    const error = await rejectionOf(gateway().merchants.create(params as never));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues.map((issue) => issue.field)).toStrictEqual([
+      '',
+    ]);
+    expect(seen).toHaveLength(0);
   });
 
   it('reports a typo together with a broken known field', async () => {
