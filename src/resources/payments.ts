@@ -3,6 +3,7 @@ import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import {
+  MerchantIdSchema,
   type PaymentCreated,
   PaymentCreatedSchema,
   type PaymentCreateParams,
@@ -41,7 +42,13 @@ export class Payments {
     return this.#context.transport.request(() => {
       const operation = 'payments.create';
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
-      const merchantId = merchantIdFor(this.#context, operation, input.merchantId);
+      // The client's default is checked here too: it reaches the header by the same path.
+      const merchantId = parseRequest(
+        operation,
+        MerchantIdSchema,
+        merchantIdFor(this.#context, operation, input.merchantId),
+        'merchantId',
+      );
       const { expiresAt } = input;
       const body = {
         amount: { unit: input.amount.unit, value: String(input.amount.value) },
