@@ -23,7 +23,8 @@ export interface ToArrayOptions {
 /**
  * The result of a list call: a Promise of the first page that can also walk every item of every
  * page. Each next page is fetched only once the previous one has been consumed, so memory stays at
- * one page, and breaking out of a loop stops fetching.
+ * one page, and breaking out of a loop stops fetching. A walk ends at a page whose cursor is null,
+ * absent or empty, or at an empty page; a cursor seen before in the same walk is a `PaginationError`.
  *
  * @example
  * ```ts

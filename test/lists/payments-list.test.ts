@@ -55,6 +55,12 @@ describe('the request payments.list sends', () => {
     expect(seen).toHaveLength(0);
   });
 
+  test('a merchant id with a line break is a RequestValidationError, nothing sent', async () => {
+    const { result, seen } = await send({ merchantId: 'mer_1\r\nX-Evil: 1' });
+    expect(result).toBeInstanceOf(RequestValidationError);
+    expect(seen).toHaveLength(0);
+  });
+
   test('every filter goes out under its wire name, the token symbol snake_case', async () => {
     const query = await accepted({
       startTs: '2026-01-01T00:00:00Z',
