@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as sdk from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
+import { legacyItem, legacyPage, page, paymentItem } from '../lists/fixtures';
 import {
   createdMerchant,
   merchantWithSettlements,
@@ -30,10 +31,21 @@ const samples: Record<string, unknown> = {
     referenceId: 'order-1',
     expiresAt: null,
   },
+  MerchantPaymentSchema: paymentItem(1),
+  MerchantPaymentsPageSchema: page([paymentItem(1)], 'c_2'),
+  PaymentListParamsSchema: {
+    merchantId: 'mer_1',
+    status: ['succeeded'],
+    sortBy: 'date',
+    limit: 50,
+  },
+  LegacyPaymentSchema: legacyItem(1),
+  LegacyPaymentsPageSchema: legacyPage([legacyItem(1)], null),
+  LegacyPaymentListParamsSchema: { status: ['succeeded'], sort_by: 'amount', limit: 20 },
 };
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
-const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus'];
+const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus', 'ListPaymentStatus'];
 
 const exported = sdk as unknown as Record<string, unknown>;
 const schemaNames = Object.keys(exported).filter((name) => name.endsWith('Schema'));
