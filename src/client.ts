@@ -261,7 +261,12 @@ export class MerchantGateway {
       maxRetryDelayMs: r.maxRetryDelayMs,
       fetch: options.fetch,
       redactor,
-      logger: new LevelLogger(options.logger ?? console, r.logLevel, redactor),
+      logger: new LevelLogger(
+        options.logger ?? console,
+        r.logLevel,
+        redactor,
+        options.logger !== undefined,
+      ),
     });
     const context: ResourceContext = { transport, merchantId: r.merchantId };
     this.merchants = new Merchants(context);

@@ -22,16 +22,37 @@ export {
   ConfigurationError,
   ConnectionError,
   MerchantGatewayError,
+  PaginationError,
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
 } from './core/errors';
 export type { Logger, LogLevel } from './core/logger';
+export type { PageSource, ToArrayOptions } from './core/page-promise';
+export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestOptions } from './core/transport';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { Payments } from './resources/payments';
 export type { Settlements } from './resources/settlements';
+export type {
+  LegacyPayment,
+  LegacyPaymentListParams,
+  LegacyPaymentsPage,
+  ListPaymentStatus,
+  MerchantPayment,
+  MerchantPaymentsPage,
+  PaymentListParams,
+} from './schemas/lists';
+export {
+  LegacyPaymentListParamsSchema,
+  LegacyPaymentSchema,
+  LegacyPaymentsPageSchema,
+  LIST_PAYMENT_STATUSES,
+  MerchantPaymentSchema,
+  MerchantPaymentsPageSchema,
+  PaymentListParamsSchema,
+} from './schemas/lists';
 export type {
   FiatSettlement,
   FiatSettlementStatus,
@@ -66,5 +87,4 @@ export {
   CryptoSettlementParamsSchema,
   CryptoSettlementSchema,
 } from './schemas/settlements';
-
 export { VERSION } from './version';

@@ -65,3 +65,15 @@ export class ConnectionError extends MerchantGatewayError {
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
 }
+
+/** A list's service handed back a cursor it had already given in this iteration: following it would loop forever. */
+export class PaginationError extends MerchantGatewayError {
+  override readonly name: string = 'PaginationError';
+  /** The cursor that came back a second time. */
+  readonly cursor: string;
+
+  constructor(message: string, cursor: string) {
+    super(message);
+    this.cursor = cursor;
+  }
+}

@@ -21,11 +21,14 @@ export class LevelLogger {
   readonly #sink: Logger;
   readonly #rank: number;
   readonly #redactor: Redactor;
+  /** Whether the sink is the caller's own logger rather than the console default. */
+  readonly custom: boolean;
 
-  constructor(sink: Logger, level: LogLevel, redactor: Redactor) {
+  constructor(sink: Logger, level: LogLevel, redactor: Redactor, custom = false) {
     this.#sink = sink;
     this.#rank = RANK[level];
     this.#redactor = redactor;
+    this.custom = custom;
   }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
@@ -37,5 +40,10 @@ export class LevelLogger {
     const line = `[merchant-gateway] ${this.#redactor.string(message)}`;
     if (data === undefined) this.#sink[level](line);
     else this.#sink[level](line, this.#redactor.value(data));
+  }
+
+  /** A warning written whatever the level: for one-off notices, such as a deprecation. */
+  notice(message: string): void {
+    this.#sink.warn(`[merchant-gateway] ${this.#redactor.string(message)}`);
   }
 }

@@ -1,8 +1,11 @@
 import type { ApiPromise } from '../core/api-promise';
+import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
+import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import {
+  MerchantIdSchema,
   type PaymentCreated,
   PaymentCreatedSchema,
   type PaymentCreateParams,
@@ -10,6 +13,7 @@ import {
   type PaymentView,
   PaymentViewSchema,
 } from '../schemas/payments';
+import { listPayments } from './payment-list';
 import { merchantIdFor, type ResourceContext } from './resource';
 
 /** Payments: create, read, follow to a final status, and list. */
@@ -41,7 +45,13 @@ export class Payments {
     return this.#context.transport.request(() => {
       const operation = 'payments.create';
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
-      const merchantId = merchantIdFor(this.#context, operation, input.merchantId);
+      // The client's default is checked here too: it reaches the header by the same path.
+      const merchantId = parseRequest(
+        operation,
+        MerchantIdSchema,
+        merchantIdFor(this.#context, operation, input.merchantId),
+        'merchantId',
+      );
       const { expiresAt } = input;
       const body = {
         amount: { unit: input.amount.unit, value: String(input.amount.value) },
@@ -83,5 +93,31 @@ export class Payments {
         options,
       };
     });
+  }
+
+  /**
+   * Lists a merchant's payments (GET /v1/merchants/payments), filtered and sorted by the service.
+   * `await` it for the first page with its stats; `for await` it for every payment of every page,
+   * each page fetched only when the previous one is used up.
+   *
+   * Dates are ISO 8601 strings with a `Z` or offset, or `Date`s; `startTs` is inclusive, `endTs`
+   * exclusive. `limit` is items per page, 1 to 200. `merchantId` falls back to the client's.
+   *
+   * @example
+   * ```ts
+   * const { data, nextCursor, stats } = await gateway.payments.list({ status: 'succeeded', limit: 50 });
+   * for await (const payment of gateway.payments.list({ startTs: new Date('2026-01-01T00:00:00Z') })) {
+   *   console.log(payment.paymentId, payment.status);
+   * }
+   * ```
+   * @throws {RequestValidationError} before sending, when a query value breaks a rule or no
+   * merchant id is given in the call or the client.
+   * @throws {PaginationError} while iterating, when the service repeats a cursor.
+   */
+  list(
+    params: PaymentListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<MerchantPayment, MerchantPaymentsPage> {
+    return listPayments(this.#context, params, options);
   }
 }

@@ -8,9 +8,16 @@ export function openEnum<T extends string>(): z.ZodMiniType<T | (string & {})> {
   return z.string() as z.ZodMiniType<T | (string & {})>;
 }
 
+/** A string field; a missing one is reported as required rather than as a wrong type. */
+export function requiredString() {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+  });
+}
+
 /** A string whose length in Unicode code points (as JSON Schema counts) is within [min, max]. */
 export function text(min: number, max: number) {
-  return z.string({ error: 'must be a string' }).check(
+  return requiredString().check(
     z.refine((s) => {
       const length = [...s].length;
       return length >= min && length <= max;
@@ -20,12 +27,44 @@ export function text(min: number, max: number) {
 
 /** A string matching one of the service's published patterns. */
 export function matching(pattern: RegExp, message: string) {
-  return z.string({ error: 'must be a string' }).check(z.regex(pattern, message));
+  return requiredString().check(z.regex(pattern, message));
 }
 
 /** A string accepted by a predicate. */
 export function satisfying(check: (value: string) => boolean, message: string) {
-  return z.string({ error: 'must be a string' }).check(z.refine(check, message));
+  return requiredString().check(z.refine(check, message));
+}
+
+/**
+ * A request object that rejects unknown fields, one issue per field named by its own path
+ * (`merchantNmae`, `settlements.0.extra`). `z.strictObject` reports them all at the object's
+ * path, which tells a caller nothing about where the typo is.
+ */
+export function exact<S extends z.core.$ZodShape>(
+  shape: S,
+): z.ZodMiniType<
+  z.output<z.ZodMiniObject<S, z.core.$strict>>,
+  z.input<z.ZodMiniObject<S, z.core.$strict>>
+> {
+  return z.looseObject(shape).check(
+    z.check<Record<string, unknown>>(
+      (payload) => {
+        for (const key of Object.keys(payload.value)) {
+          if (Object.hasOwn(shape, key)) continue;
+          payload.issues.push({
+            code: 'custom',
+            path: [key],
+            message: 'is not a field of this call (a typo?)',
+            input: payload.value[key],
+          });
+        }
+      },
+      // Also when a known field failed, so a typo is reported together with that failure.
+      {
+        when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      },
+    ),
+  );
 }
 
 /** A nullable, optional field of a response. */

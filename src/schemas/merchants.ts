@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { matching, maybe, openEnum, satisfying, text } from './common';
+import { exact, matching, maybe, openEnum, satisfying, text } from './common';
 import { EMAIL_PATTERN, isHttpsUrl } from './primitives';
 import { CryptoSettlementSchema } from './settlements';
 
@@ -48,10 +48,13 @@ const merchantEmail = matching(
   EMAIL_PATTERN,
   'must be an email address (no leading dot, no "..", a top-level domain of 2+ letters)',
 );
-const iconUrl = z.nullable(satisfying(isHttpsUrl, 'must be an https:// URL, or null'));
+// URL parsing repairs `https:host` and backslashes, but the service sees the string as sent.
+const isIconUrl = (value: string) =>
+  /^https:\/\/[^/\\]/i.test(value) && !value.includes('\\') && isHttpsUrl(value);
+const iconUrl = z.nullable(satisfying(isIconUrl, 'must be an https:// URL, or null'));
 
 /** Body of `merchants.create`. `iconUrl` null or absent leaves the logo unset. */
-export const MerchantCreateParamsSchema = z.strictObject({
+export const MerchantCreateParamsSchema = exact({
   merchantName,
   merchantEmail,
   iconUrl: z.optional(iconUrl),
@@ -59,17 +62,14 @@ export const MerchantCreateParamsSchema = z.strictObject({
 export type MerchantCreateParams = z.input<typeof MerchantCreateParamsSchema>;
 
 /** Body of `merchants.update`: at least one field. `iconUrl: null` removes the logo. */
-export const MerchantUpdateParamsSchema = z
-  .strictObject({
-    merchantName: z.optional(merchantName),
-    merchantEmail: z.optional(merchantEmail),
-    iconUrl: z.optional(iconUrl),
-  })
-  .check(
-    z.refine(
-      (p) =>
-        p.merchantName !== undefined || p.merchantEmail !== undefined || p.iconUrl !== undefined,
-      'give at least one of merchantName, merchantEmail, iconUrl',
-    ),
-  );
+export const MerchantUpdateParamsSchema = exact({
+  merchantName: z.optional(merchantName),
+  merchantEmail: z.optional(merchantEmail),
+  iconUrl: z.optional(iconUrl),
+}).check(
+  z.refine(
+    (p) => p.merchantName !== undefined || p.merchantEmail !== undefined || p.iconUrl !== undefined,
+    'give at least one of merchantName, merchantEmail, iconUrl',
+  ),
+);
 export type MerchantUpdateParams = z.input<typeof MerchantUpdateParamsSchema>;

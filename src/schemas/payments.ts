@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { matching, maybe, openEnum } from './common';
+import { exact, matching, maybe, openEnum, requiredString } from './common';
 import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from './primitives';
 
 /** Payment statuses the service documents; others may come (and are not final). */
@@ -74,51 +74,78 @@ export const PaymentViewSchema = z.looseObject({
 export type PaymentView = z.infer<typeof PaymentViewSchema>;
 
 /** A whole number of minor units: digits, or a non-negative safe integer or bigint. */
-const minorUnits = z.union([
-  matching(
-    MINOR_UNITS_PATTERN,
-    'must be a whole number of minor units, as digits (e.g. "100" for 1.00)',
-  ),
-  z
-    .number()
-    .check(
-      z.refine(
-        (n) => Number.isSafeInteger(n) && n >= 0,
-        'must be a non-negative whole number of minor units',
-      ),
+const minorUnits = z.union(
+  [
+    matching(
+      MINOR_UNITS_PATTERN,
+      'must be a whole number of minor units, as digits (e.g. "100" for 1.00)',
     ),
-  z.bigint().check(z.refine((n) => n >= 0n, 'must be a non-negative whole number of minor units')),
-]);
-
-// Past this, a "seconds" value is almost surely milliseconds (year 5138 and later).
-const MAX_EPOCH_SECONDS = 100_000_000_000;
-
-const expiresAt = z.nullable(
-  z.union([
     z
       .number()
       .check(
         z.refine(
-          (n) => Number.isSafeInteger(n) && n >= 0 && n < MAX_EPOCH_SECONDS,
-          'must be whole seconds since the epoch (not milliseconds), a Date, or null',
+          (n) => Number.isSafeInteger(n) && n >= 0,
+          'must be a non-negative whole number of minor units',
         ),
       ),
-    z.date({ error: 'must be whole seconds since the epoch, a Date, or null' }),
-  ]),
+    z
+      .bigint()
+      .check(z.refine((n) => n >= 0n, 'must be a non-negative whole number of minor units')),
+  ],
+  // Reached when no branch fits the type at all (NaN, Infinity, null, an object).
+  { error: 'must be minor units as a string of digits, or a non-negative integer or bigint' },
+);
+
+// Past this, a "seconds" value is almost surely milliseconds (year 5138 and later).
+const MAX_EPOCH_SECONDS = 100_000_000_000;
+const EXPIRES_AT_RULE = 'must be whole seconds since the epoch (not milliseconds), a Date, or null';
+
+const expiresAt = z.nullable(
+  z.union(
+    [
+      z
+        .number()
+        .check(
+          z.refine(
+            (n) => Number.isSafeInteger(n) && n >= 0 && n < MAX_EPOCH_SECONDS,
+            EXPIRES_AT_RULE,
+          ),
+        ),
+      z
+        .date()
+        .check(
+          z.refine(
+            (d) => d.getTime() >= 0 && d.getTime() < MAX_EPOCH_SECONDS * 1000,
+            'must be a Date from 1970 on (it is sent as seconds since the epoch)',
+          ),
+        ),
+    ],
+    // Reached for strings, invalid Dates and other types.
+    { error: EXPIRES_AT_RULE },
+  ),
+);
+
+/**
+ * A merchant id as sent in the `Merchant-Id` header: visible ASCII only, since fetch would trim
+ * surrounding spaces and refuse control characters.
+ */
+export const MerchantIdSchema = matching(
+  /^[\x21-\x7E]+$/,
+  'must be a non-empty merchant id of visible ASCII characters (sent as the Merchant-Id header)',
 );
 
 /** Input of `payments.create`. */
-export const PaymentCreateParamsSchema = z.strictObject({
+export const PaymentCreateParamsSchema = exact({
   /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
-  merchantId: z.optional(z.string()),
-  amount: z.strictObject({
+  merchantId: z.optional(MerchantIdSchema),
+  amount: exact({
     /** `iso4217/<currency>`, e.g. `iso4217/USD`. */
     unit: matching(FIAT_UNIT_PATTERN, 'must be iso4217/<3-letter currency code>, e.g. iso4217/USD'),
     /** Minor units: `"100"` is USD 1.00. Numbers and bigints are sent as digit strings. */
     value: minorUnits,
   }),
   /** Your own reference for the payment. */
-  referenceId: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty')),
+  referenceId: requiredString().check(z.minLength(1, 'must not be empty')),
   /** Seconds since the epoch, a `Date`, or null for the service's default (5 minutes). */
   expiresAt: z.optional(expiresAt),
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { matching } from './common';
+import { exact, matching } from './common';
 import { CAIP10_PATTERN, CAIP19_PATTERN } from './primitives';
 
 /** A crypto settlement destination registered for a merchant. */
@@ -11,7 +11,7 @@ export const CryptoSettlementSchema = z.looseObject({
 export type CryptoSettlement = z.infer<typeof CryptoSettlementSchema>;
 
 /** One settlement to register: an asset and the account that receives it. */
-export const CryptoSettlementParamsSchema = z.strictObject({
+export const CryptoSettlementParamsSchema = exact({
   /** CAIP-19 asset id, e.g. `eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`. */
   asset: matching(
     CAIP19_PATTERN,

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import * as sdk from 'merchant-gateway';
+import { describe, expect, it } from 'vitest';
+import { legacyItem, legacyPage, page, paymentItem } from '../lists/fixtures';
+import {
+  createdMerchant,
+  merchantWithSettlements,
+  PAYOUT_ACCOUNT,
+  paymentCreated,
+  paymentView,
+  USDC_BASE,
+} from '../resources/samples';
+
+const settlement = { asset: USDC_BASE, destination: PAYOUT_ACCOUNT };
+
+/** A valid value for every `…Schema` the public entry exports. */
+const samples: Record<string, unknown> = {
+  MerchantSchema: createdMerchant,
+  MerchantWithSettlementsSchema: merchantWithSettlements,
+  FiatSettlementSchema: merchantWithSettlements.settlements.fiat[0],
+  MerchantCreateParamsSchema: { merchantName: 'Acme', merchantEmail: 'pay@acme.io', iconUrl: null },
+  MerchantUpdateParamsSchema: { iconUrl: 'https://cdn.acme.io/logo.png' },
+  CryptoSettlementSchema: { id: 'cs_1', ...settlement },
+  CryptoSettlementParamsSchema: settlement,
+  CryptoSettlementListParamsSchema: [settlement],
+  PaymentCreatedSchema: paymentCreated,
+  PaymentViewSchema: paymentView,
+  PaymentCreateParamsSchema: {
+    merchantId: 'mer_1',
+    amount: { unit: 'iso4217/EUR', value: '999' },
+    referenceId: 'order-1',
+    expiresAt: null,
+  },
+  MerchantPaymentSchema: paymentItem(1),
+  MerchantPaymentsPageSchema: page([paymentItem(1)], 'c_2'),
+  PaymentListParamsSchema: {
+    merchantId: 'mer_1',
+    status: ['succeeded'],
+    sortBy: 'date',
+    limit: 50,
+  },
+  LegacyPaymentSchema: legacyItem(1),
+  LegacyPaymentsPageSchema: legacyPage([legacyItem(1)], null),
+  LegacyPaymentListParamsSchema: { status: ['succeeded'], sort_by: 'amount', limit: 20 },
+};
+
+/** Exported types that are not a wire shape of their own, each with the schema field it types. */
+const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus', 'ListPaymentStatus'];
+
+const exported = sdk as unknown as Record<string, unknown>;
+const schemaNames = Object.keys(exported).filter((name) => name.endsWith('Schema'));
+
+describe('exported schemas', () => {
+  it('has a sample for exactly the exported schemas', () => {
+    expect(schemaNames.length).toBeGreaterThan(0);
+    expect([...schemaNames].sort()).toStrictEqual(Object.keys(samples).sort());
+  });
+
+  it.each(schemaNames)('%s parses its sample to an equal value', (name) => {
+    const schema = exported[name] as {
+      safeParse(value: unknown): { success: boolean; data?: unknown };
+    };
+    const result = schema.safeParse(samples[name]);
+    expect(result.success).toBe(true);
+    expect(result.data).toStrictEqual(samples[name]);
+  });
+
+  it('exports a schema for every type from src/schemas, bar the status field types', () => {
+    const index = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8');
+    const types = [...index.matchAll(/export type \{([^}]*)\} from '\.\/schemas\/[\w-]+'/g)]
+      .flatMap((match) => (match[1] ?? '').split(','))
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    expect(types.length).toBeGreaterThan(0);
+    const withoutSchema = types.filter((name) => !schemaNames.includes(`${name}Schema`));
+    expect(withoutSchema.sort()).toStrictEqual([...fieldTypes].sort());
+  });
+});
