@@ -35,29 +35,57 @@ const HOSTILE = [
 ] as const;
 
 /** Every way a value reaches a header the SDK sends, and the header it becomes. */
+/** The field a RequestValidationError names for a bad value: the option, or the header. */
 const SOURCES: [
+  string,
   string,
   string,
   (value: string) => [ClientOptions, CreateRequestOptions, object?],
 ][] = [
-  ['apiKey', 'Api-Key', (v) => [{ apiKey: v }, {}]],
-  ['appId', 'App-Id', (v) => [{ appId: v, clientId: 'cli_1' }, {}]],
-  ['clientId', 'Client-Id', (v) => [{ appId: 'app_1', clientId: v }, {}]],
-  ['the client merchantId', 'Merchant-Id', (v) => [{ apiKey: API_KEY, merchantId: v }, {}]],
+  ['apiKey', 'Api-Key', 'headers.Api-Key', (v) => [{ apiKey: v }, {}]],
+  ['appId', 'App-Id', 'headers.App-Id', (v) => [{ appId: v, clientId: 'cli_1' }, {}]],
+  ['clientId', 'Client-Id', 'headers.Client-Id', (v) => [{ appId: 'app_1', clientId: v }, {}]],
+  [
+    'the client merchantId',
+    'Merchant-Id',
+    'merchantId',
+    (v) => [{ apiKey: API_KEY, merchantId: v }, {}],
+  ],
   [
     'the merchantId of the call',
     'Merchant-Id',
+    'merchantId',
     (v) => [{ apiKey: API_KEY }, {}, { merchantId: v }],
   ],
-  ['apiVersion', 'WCP-Version', (v) => [{ apiKey: API_KEY, apiVersion: v }, {}]],
-  ['a client header', 'X-Team', (v) => [{ apiKey: API_KEY, headers: { 'X-Team': v } }, {}]],
-  ['a call header', 'X-Trace', (v) => [{ apiKey: API_KEY }, { headers: { 'X-Trace': v } }]],
-  ['idempotencyKey', 'Idempotency-Key', (v) => [{ apiKey: API_KEY }, { idempotencyKey: v }]],
+  [
+    'apiVersion',
+    'WCP-Version',
+    'headers.WCP-Version',
+    (v) => [{ apiKey: API_KEY, apiVersion: v }, {}],
+  ],
+  [
+    'a client header',
+    'X-Team',
+    'headers.X-Team',
+    (v) => [{ apiKey: API_KEY, headers: { 'X-Team': v } }, {}],
+  ],
+  [
+    'a call header',
+    'X-Trace',
+    'headers.X-Trace',
+    (v) => [{ apiKey: API_KEY }, { headers: { 'X-Trace': v } }],
+  ],
+  [
+    'idempotencyKey',
+    'Idempotency-Key',
+    'idempotencyKey',
+    (v) => [{ apiKey: API_KEY }, { idempotencyKey: v }],
+  ],
 ];
 
-describe.each(SOURCES)('%s', (_, header, build) => {
+describe.each(SOURCES)('%s', (_, header, field, build) => {
   test.each(HOSTILE)(
-    `with %s is a RequestValidationError naming ${header}, and nothing is sent`,
+    'with %s is a RequestValidationError naming it, and nothing is sent',
     async (_, value) => {
       const [clientOptions, callOptions, params = {}] = build(value);
       const before = everything.seen.length;
@@ -70,9 +98,7 @@ describe.each(SOURCES)('%s', (_, header, build) => {
         .create({ ...payment, ...params }, callOptions)
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).issues.map((i) => i.field)).toContain(
-        header === 'Idempotency-Key' ? 'idempotencyKey' : `headers.${header}`,
-      );
+      expect((error as RequestValidationError).issues.map((i) => i.field)).toContain(field);
       expect(everything.seen).toHaveLength(before);
     },
   );
