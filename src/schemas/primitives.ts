@@ -30,7 +30,7 @@ export const FIAT_UNIT_PATTERN = /^iso4217\/[A-Z]{3}$/;
 export const MINOR_UNITS_PATTERN = /^\d+$/;
 
 const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
 
 /**
  * ISO 8601 date-time with seconds optional, a mandatory `Z` or numeric offset, and a date that

@@ -129,7 +129,7 @@ function readEnum<T extends string>(
 }
 
 const ISO_PARTS =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
 
 /** Epoch ms of a date-time `isIsoDateTime` accepted (Date.parse is lax about these forms). */
 function isoToMs(value: string): number {

@@ -6,16 +6,25 @@ import {
   caip10NearMiss,
   caip19NearMiss,
   caipNoise,
+  dateTimeNearMiss,
+  dateTimeNoise,
   emailNearMiss,
   emailNoise,
   httpsUrlNearMiss,
   httpsUrlNoise,
   validCaip10,
   validCaip19,
+  validDateTime,
   validEmail,
   validHttpsUrl,
 } from './arbitraries';
-import { isHttpsUri, isPublishedCaip10, isPublishedCaip19, isPublishedEmail } from './oracles';
+import {
+  isHttpsUri,
+  isIsoDateTimeOracle,
+  isPublishedCaip10,
+  isPublishedCaip19,
+  isPublishedEmail,
+} from './oracles';
 
 // Accepted values cost a request through msw; refused ones never leave the process.
 const RUNS_SENT = 150;
@@ -31,12 +40,39 @@ const settlements = recorder(async (request) => {
     { status: 201 },
   );
 });
+const lists = recorder(() =>
+  HttpResponse.json({
+    data: [],
+    nextCursor: null,
+    stats: { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 },
+  }),
+);
+const legacyLists = recorder(() =>
+  HttpResponse.json({
+    data: [],
+    next_cursor: null,
+    stats: {
+      total_customers: 0,
+      total_transactions: 0,
+      total_revenue: { amount: 0, currency: 'USD' },
+    },
+  }),
+);
 useMsw(
   http.post(`${BASE_URL}/v1/merchants`, merchants.resolver),
   http.post(`${BASE_URL}/v1/merchants/:merchantId/settlements/crypto`, settlements.resolver),
+  http.get(`${BASE_URL}/v1/merchants/payments`, lists.resolver),
+  http.get(`${BASE_URL}/v1/merchants/:merchantId/payments`, legacyLists.resolver),
 );
 
-const client = gateway({ maxRetries: 0 });
+// The deprecated list warns once through the logger: keep that out of the test output.
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const client = gateway({ maxRetries: 0, merchantId: 'mer_1', logger: quiet });
+
+const fromBody = (pick: (body: never) => unknown) => async (request: Request) =>
+  pick((await request.json()) as never);
+const fromQuery = (name: string) => async (request: Request) =>
+  new URL(request.url).searchParams.get(name);
 
 interface Format {
   name: string;
@@ -49,8 +85,8 @@ interface Format {
   field: string;
   send: (client: MerchantGateway, value: string) => Promise<unknown>;
   seen: Request[];
-  /** Where the value sits in the JSON body the handler received. */
-  sent: (body: never) => unknown;
+  /** Where the value sits in the request the handler received. */
+  sent: (request: Request) => Promise<unknown>;
 }
 
 const FORMATS: Format[] = [
@@ -63,7 +99,7 @@ const FORMATS: Format[] = [
     field: 'merchantEmail',
     send: (c, merchantEmail) => c.merchants.create({ merchantName: 'Acme', merchantEmail }),
     seen: merchants.seen,
-    sent: (body: { merchantEmail: string }) => body.merchantEmail,
+    sent: fromBody((body: { merchantEmail: string }) => body.merchantEmail),
   },
   {
     name: 'iconUrl',
@@ -75,7 +111,7 @@ const FORMATS: Format[] = [
     send: (c, iconUrl) =>
       c.merchants.create({ merchantName: 'Acme', merchantEmail: 'pay@acme.io', iconUrl }),
     seen: merchants.seen,
-    sent: (body: { iconUrl: string }) => body.iconUrl,
+    sent: fromBody((body: { iconUrl: string }) => body.iconUrl),
   },
   {
     name: 'CAIP-19 asset',
@@ -86,7 +122,7 @@ const FORMATS: Format[] = [
     field: 'settlements.0.asset',
     send: (c, asset) => c.settlements.createCrypto('mer_1', [{ asset, destination: DESTINATION }]),
     seen: settlements.seen,
-    sent: (body: { settlements: [{ asset: string }] }) => body.settlements[0].asset,
+    sent: fromBody((body: { settlements: [{ asset: string }] }) => body.settlements[0].asset),
   },
   {
     name: 'CAIP-10 destination',
@@ -97,7 +133,31 @@ const FORMATS: Format[] = [
     field: 'settlements.0.destination',
     send: (c, destination) => c.settlements.createCrypto('mer_1', [{ asset: ASSET, destination }]),
     seen: settlements.seen,
-    sent: (body: { settlements: [{ destination: string }] }) => body.settlements[0].destination,
+    sent: fromBody(
+      (body: { settlements: [{ destination: string }] }) => body.settlements[0].destination,
+    ),
+  },
+  {
+    name: 'payments.list startTs',
+    rule: isIsoDateTimeOracle,
+    valid: validDateTime,
+    nearMiss: dateTimeNearMiss,
+    noise: dateTimeNoise,
+    field: 'startTs',
+    send: (c, startTs) => c.payments.list({ startTs }),
+    seen: lists.seen,
+    sent: fromQuery('startTs'),
+  },
+  {
+    name: 'legacyPayments.list end_ts',
+    rule: isIsoDateTimeOracle,
+    valid: validDateTime,
+    nearMiss: dateTimeNearMiss,
+    noise: dateTimeNoise,
+    field: 'end_ts',
+    send: (c, end_ts) => c.legacyPayments.list('mer_1', { end_ts }),
+    seen: legacyLists.seen,
+    sent: fromQuery('end_ts'),
   },
 ];
 
@@ -113,8 +173,7 @@ async function sdkAccepts(format: Format, value: string): Promise<boolean> {
   );
   if (outcome === undefined) {
     expect(format.seen).toHaveLength(before + 1);
-    const body = (await format.seen[before]?.json()) as never;
-    expect(format.sent(body)).toBe(value);
+    expect(await format.sent(format.seen[before] as Request)).toBe(value);
     return true;
   }
   expect(outcome).toBeInstanceOf(RequestValidationError);
