@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import {
   ApiError,
   CryptoSettlementSchema,
+  LegacyPaymentsPageSchema,
   type MerchantGateway,
   MerchantGatewayError,
+  MerchantPaymentsPageSchema,
   MerchantSchema,
   MerchantWithSettlementsSchema,
   PaymentCreatedSchema,
@@ -43,7 +45,9 @@ useMsw(
   }),
 );
 
-const client = gateway({ maxRetries: 0, merchantId: 'mer_1' });
+// The deprecated list warns once through the logger: keep that out of the test output.
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const client = gateway({ maxRetries: 0, merchantId: 'mer_1', logger: quiet });
 const ASSET = 'eip155:1/erc20:0xabc';
 const DESTINATION = 'eip155:1:0xdef';
 
@@ -86,6 +90,56 @@ const METHODS: Record<string, Method> = {
     call: (c) => c.payments.get('pay_1'),
     schema: PaymentViewSchema,
     valid: viewBody,
+  },
+  'payments.list': {
+    call: async (c) => await c.payments.list({ limit: 10 }),
+    schema: MerchantPaymentsPageSchema,
+    valid: {
+      data: [
+        {
+          paymentId: 'pay_1',
+          merchant: { id: 'mer_1' },
+          referenceId: 'order-1',
+          status: 'succeeded',
+          isTerminal: true,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          lastUpdatedAt: '2026-01-01T00:01:00.000Z',
+        },
+      ],
+      nextCursor: null,
+      stats: {
+        totalRevenue: [{ amount: 12.5, currency: 'USD' }],
+        totalTransactions: 1,
+        totalCustomers: 1,
+      },
+    },
+  },
+  'legacyPayments.list': {
+    call: async (c) => await c.legacyPayments.list('mer_1', { limit: 10 }),
+    schema: LegacyPaymentsPageSchema,
+    valid: {
+      data: [
+        {
+          payment_id: 'pay_1',
+          merchant_id: 'mer_1',
+          reference_id: 'order-1',
+          status: 'succeeded',
+          is_terminal: true,
+          wallet_name: 'Wallet',
+          token_symbol: null,
+          token_decimals: null,
+          token_logo: null,
+          chain_logo: null,
+          wallet_logo: null,
+        },
+      ],
+      next_cursor: null,
+      stats: {
+        total_customers: 1,
+        total_transactions: 1,
+        total_revenue: { amount: 12.5, currency: 'USD' },
+      },
+    },
   },
 };
 
