@@ -12,6 +12,8 @@ export interface PageSource<Item, Page> {
   startCursor?: string | undefined;
   /** Names the method in errors, e.g. `payments.list`. */
   operation: string;
+  /** Scrubs the client's keys from text an error shows: a cursor is the service's to choose. */
+  redact?: (text: string) => string;
 }
 
 /** Options of {@link PagePromise.toArray}. */
@@ -62,9 +64,10 @@ export class PagePromise<Item, Page> extends ApiPromise<Page> implements AsyncIt
       const cursor = source.nextCursor(page);
       if (!cursor || source.items(page).length === 0) return;
       if (seen.has(cursor)) {
+        const shown = source.redact ? source.redact(cursor) : cursor;
         throw new PaginationError(
-          `${source.operation}: the service returned cursor ${JSON.stringify(cursor)} a second time; stopped instead of looping`,
-          cursor,
+          `${source.operation}: the service returned cursor ${JSON.stringify(shown)} a second time; stopped instead of looping`,
+          shown,
         );
       }
       seen.add(cursor);

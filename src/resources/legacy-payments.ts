@@ -53,6 +53,7 @@ export class LegacyPayments {
     const operation = 'legacyPayments.list';
     return new PagePromise({
       operation,
+      redact: (text) => transport.config.redactor.string(text),
       startCursor: startCursorOf(params),
       items: (page) => page.data,
       nextCursor: (page) => page.next_cursor,

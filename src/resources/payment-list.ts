@@ -38,6 +38,7 @@ export function listPayments(
   const operation = 'payments.list';
   return new PagePromise({
     operation,
+    redact: (text) => context.transport.config.redactor.string(text),
     startCursor: startCursorOf(params),
     items: (page) => page.data,
     nextCursor: (page) => page.nextCursor,

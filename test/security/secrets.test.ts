@@ -12,6 +12,7 @@ import {
   MerchantGateway,
   MerchantGatewayError,
   NotFoundError,
+  PaginationError,
   RateLimitedError,
   RequestValidationError,
   ResponseValidationError,
@@ -232,6 +233,47 @@ describe('a ConnectionError whatever its fetch throws', () => {
     expectNoSecret(renderings(error));
     expect(inspect(error, { depth: null })).toContain('refused ***');
   });
+});
+
+describe('a PaginationError', () => {
+  test.each(SCHEMES)(
+    'never shows a key, even when the service hands one back as a repeating cursor (%s)',
+    async (_, auth) => {
+      const secret = secretsOf(auth)[0] as string;
+      respond = () =>
+        HttpResponse.json({
+          data: [
+            {
+              paymentId: 'pay_1',
+              merchant: { id: 'mer_1' },
+              referenceId: 'order-1',
+              status: 'succeeded',
+              isTerminal: true,
+              createdAt: '2026-01-01T00:00:00.000Z',
+              lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+          nextCursor: `cursor-${secret}`,
+          stats: { totalRevenue: [], totalTransactions: 1, totalCustomers: 1 },
+        });
+      const log = capture();
+      const client = new MerchantGateway({
+        baseUrl: BASE_URL,
+        merchantId: 'mer_1',
+        logger: log.logger,
+        logLevel: 'debug',
+        ...auth,
+      });
+      const error = await (async () => {
+        for await (const _ of client.payments.list()) {
+          // walk every page
+        }
+      })().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaginationError);
+      expectNoSecret([...renderings(error), log.text()]);
+      expect((error as PaginationError).cursor).toBe('cursor-***');
+    },
+  );
 });
 
 describe('a RequestValidationError never shows a key', () => {
