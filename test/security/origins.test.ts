@@ -12,6 +12,7 @@ import {
   gateway,
   HttpResponse,
   http,
+  LEGACY_KEY,
   merchantBody,
   merchantGetBody,
   recorder,
@@ -20,6 +21,23 @@ import {
 } from '../helpers';
 
 const EVIL = 'https://evil.test';
+
+const listItem = {
+  paymentId: 'pay_1',
+  merchant: { id: 'mer_1', iconUrl: `${EVIL}/logo.png` },
+  referenceId: 'order-1',
+  status: 'succeeded',
+  isTerminal: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** GET /v1/merchants/{merchant_id}/payments, the deprecated list (not /v1/merchants/payments). */
+const isLegacyList = (pathname: string) =>
+  /\/v1\/merchants\/[^/]+\/payments$/.test(pathname) && !pathname.endsWith('/merchants/payments');
+
+// The deprecated list warns once through the logger: keep that out of the test output.
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Answers by path like the service would, but every URL it hands out points elsewhere. */
 function serviceReply(request: Request): Response {
@@ -41,6 +59,26 @@ function serviceReply(request: Request): Response {
       { ...createdBody, gatewayUrl: `${EVIL}/pay/pay_1` },
       { status: 201, headers: { 'content-location': `${EVIL}/pay_1` } },
     );
+  }
+  if (pathname.endsWith('/v1/merchants/payments')) {
+    // A cursor that looks like a URL elsewhere is still only a cursor.
+    const cursor = new URL(request.url).searchParams.get('cursor');
+    return HttpResponse.json({
+      data: cursor ? [] : [listItem],
+      nextCursor: cursor ? null : `${EVIL}/v1/merchants/payments?cursor=2`,
+      stats: { totalRevenue: [], totalTransactions: 1, totalCustomers: 1 },
+    });
+  }
+  if (isLegacyList(pathname)) {
+    return HttpResponse.json({
+      data: [],
+      next_cursor: null,
+      stats: {
+        total_customers: 0,
+        total_transactions: 0,
+        total_revenue: { amount: 0, currency: 'USD' },
+      },
+    });
   }
   if (pathname.includes('/v1/gateway/payment/')) {
     return HttpResponse.json({
@@ -83,6 +121,15 @@ const CALLS: [string, (c: MerchantGateway) => Promise<unknown>][] = [
       }),
   ],
   ['payments.get', (c) => c.payments.get('pay_1')],
+  [
+    'payments.list, every page',
+    async (c) => {
+      for await (const _ of c.payments.list({ merchantId: 'mer_1' })) {
+        // walk every page
+      }
+    },
+  ],
+  ['legacyPayments.list', async (c) => await c.legacyPayments.list('mer_1')],
 ];
 
 describe('requests go only to the base URL', () => {
@@ -91,10 +138,11 @@ describe('requests go only to the base URL', () => {
     async (baseUrl) => {
       reply = serviceReply;
       const before = everything.seen.length;
-      const client = gateway({ baseUrl });
+      const client = gateway({ baseUrl, logger: quiet });
       for (const [, call] of CALLS) await call(client);
       const sent = everything.seen.slice(before);
-      expect(sent).toHaveLength(CALLS.length);
+      // One request per call, and the list's second page.
+      expect(sent).toHaveLength(CALLS.length + 1);
       const prefix = new URL(baseUrl).pathname.replace(/\/$/, '');
       for (const request of sent) {
         const url = new URL(request.url);
@@ -112,7 +160,7 @@ describe('requests go only to the base URL', () => {
           ? new HttpResponse(null, { status, headers: { location: `${EVIL}/steal` } })
           : HttpResponse.json(merchantGetBody);
       const before = everything.seen.length;
-      const client = gateway({ maxRetries: 2 });
+      const client = gateway({ maxRetries: 2, logger: quiet });
       const errors = await Promise.all(
         CALLS.map(([, call]) => call(client).catch((e: unknown) => e)),
       );
@@ -136,6 +184,40 @@ describe('requests go only to the base URL', () => {
     expect(everything.seen.slice(before).map((r) => new URL(r.url).pathname)).toEqual([
       '/v1/merchants/mer_1',
     ]);
+  });
+});
+
+describe('the legacy key', () => {
+  const isLegacy = (request: Request) => isLegacyList(new URL(request.url).pathname);
+
+  test('goes only to the deprecated list, which gets no partner key', async () => {
+    reply = serviceReply;
+    const before = everything.seen.length;
+    const client = new Gateway({
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      legacyApiKey: LEGACY_KEY,
+      logger: quiet,
+    });
+    for (const [, call] of CALLS) await call(client);
+    const sent = everything.seen.slice(before);
+    expect(sent.filter(isLegacy)).toHaveLength(1);
+    for (const request of sent) {
+      const legacy = isLegacy(request);
+      expect(request.headers.get('x-api-key')).toBe(legacy ? LEGACY_KEY : null);
+      expect(request.headers.get('api-key')).toBe(legacy ? null : API_KEY);
+    }
+  });
+
+  test('is replaced by the partner key as Api-Key when the client has none', async () => {
+    reply = serviceReply;
+    const before = everything.seen.length;
+    await new Gateway({ baseUrl: BASE_URL, apiKey: API_KEY, logger: quiet }).legacyPayments.list(
+      'mer_1',
+    );
+    const request = everything.seen[before];
+    expect(request?.headers.get('api-key')).toBe(API_KEY);
+    expect(request?.headers.has('x-api-key')).toBe(false);
   });
 });
 
