@@ -22,12 +22,14 @@ export {
   ConfigurationError,
   ConnectionError,
   MerchantGatewayError,
+  PollTimeoutError,
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
 } from './core/errors';
 export type { Logger, LogLevel } from './core/logger';
 export type { CreateRequestOptions, RequestOptions } from './core/transport';
+export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { Payments } from './resources/payments';
@@ -66,5 +68,4 @@ export {
   CryptoSettlementParamsSchema,
   CryptoSettlementSchema,
 } from './schemas/settlements';
-
 export { VERSION } from './version';
