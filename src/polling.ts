@@ -84,6 +84,11 @@ function isFinal(view: PaymentView): boolean {
   return FINAL_PAYMENT_STATUSES.includes(view.status);
 }
 
+// A hint that is not a finite number (a hand-built PaymentCreated) must not turn into a 0 ms loop.
+function hint(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 function clamp(ms: number): number {
   return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, ms));
 }
@@ -114,7 +119,7 @@ export async function* poll(
   }, timeoutMs);
 
   let lastView: PaymentView | undefined;
-  let pollInMs = created?.pollInMs ?? undefined;
+  let pollInMs = hint(created?.pollInMs);
   const nextWait = () => clamp(pollInMs ?? intervalMs);
   try {
     let wait = created === undefined || created.isFinal ? 0 : nextWait();
@@ -131,7 +136,7 @@ export async function* poll(
       }
       const changed = view.status !== lastView?.status;
       lastView = view;
-      if (typeof view.pollInMs === 'number') pollInMs = view.pollInMs;
+      pollInMs = hint(view.pollInMs) ?? pollInMs;
       const final = created?.isFinal === true || isFinal(view);
       if (changed || final) {
         onUpdate?.(view);

@@ -112,4 +112,15 @@ describe('polling pace', () => {
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
     expect(mock.state.reads).toEqual([0, 100]);
   });
+
+  it('treats a pollInMs that is not a finite number as absent, so it never spins', async () => {
+    mock.statuses('requires_action', 'succeeded');
+    const hand = created({ pollInMs: Number.NaN });
+    const done = gateway().payments.waitForFinal(hand, { intervalMs: 400 });
+
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    await expect(done).resolves.toMatchObject({ status: 'succeeded' });
+    expect(mock.state.reads).toEqual([400, 800]);
+  });
 });
