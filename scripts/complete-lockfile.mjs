@@ -19,7 +19,7 @@ const platform = (name) => {
   return out;
 };
 let added = 0;
-for (const [path, entry] of Object.entries(pk)) {
+for (const entry of Object.values(pk)) {
   for (const [dep, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const key = `node_modules/${dep}`;
     if (pk[key]) continue;
@@ -30,5 +30,5 @@ for (const [path, entry] of Object.entries(pk)) {
   }
 }
 lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => a.localeCompare(b)));
-writeFileSync('package-lock.json', JSON.stringify(lock, null, 2) + '\n');
+writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
 console.log('added', added);

@@ -87,6 +87,22 @@ function checkHeaders(operation: string, headers: Record<string, string>): void 
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
 }
 
+/** Reads the body, giving up the moment `signal` aborts (not every fetch cancels a body read). */
+function readText(response: Response, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      response.body?.cancel().catch(() => {});
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    response
+      .text()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 function positive(operation: string, field: string, value: number, allowZero: boolean): number {
   const ok = Number.isFinite(value) && (allowZero ? value >= 0 : value > 0);
   if (!ok || (field === 'maxRetries' && !Number.isInteger(value))) {
@@ -200,7 +216,7 @@ export class Transport {
           signal: controller.signal,
           ...(body === undefined ? {} : { body }),
         });
-        const text = await response.text();
+        const text = await readText(response, controller.signal);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }
@@ -245,9 +261,10 @@ export class Transport {
         shouldRetry: async ({ error, retriesConsumed }) => {
           const wait = retryDelay(error, retriesConsumed + 1, repeatable, config.maxRetryDelayMs);
           if (wait === undefined) return false;
+          // Every SDK error message already starts with the method and path.
           config.logger.log(
             'warn',
-            `${label}: ${error.message}; retry ${retriesConsumed + 1} of ${maxRetries} in ${wait} ms`,
+            `${error.message}; retry ${retriesConsumed + 1} of ${maxRetries} in ${wait} ms`,
           );
           await sleep(wait, signal);
           return true;

@@ -2,9 +2,5 @@ import type { ResourceContext } from './resource';
 
 /** @deprecated The path-based list of a merchant's payments. Use `payments.list` instead. */
 export class LegacyPayments {
-  readonly #context: ResourceContext;
-
-  constructor(context: ResourceContext) {
-    this.#context = context;
-  }
+  constructor(_context: ResourceContext) {}
 }
