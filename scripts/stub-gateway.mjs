@@ -1,5 +1,6 @@
 // Why: a fixed, dependency-free loopback server for the runtime smoke and the benchmarks, where the mock's own work would blur the SDK's cost.
 import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
 
 export const STUB_API_KEY = 'sk_test_stub';
 export const STUB_MERCHANT_ID = 'm_stub';
@@ -147,4 +148,16 @@ export async function startStubGateway({ port = 0, pages = 500, pageSize = 200 }
         server.close(() => resolve());
       }),
   };
+}
+
+// Run directly, it serves until stdin closes, printing its URL first: the benchmarks keep the
+// server in another process so its CPU time is not counted as the client's.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const stub = await startStubGateway({
+    pages: Number(process.env.STUB_PAGES ?? 500),
+    pageSize: Number(process.env.STUB_PAGE_SIZE ?? 200),
+  });
+  process.stdout.write(`${stub.url}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => stub.close().then(() => process.exit(0)));
 }
