@@ -15,6 +15,7 @@ import {
 import type { LevelLogger } from './logger';
 import type { Redactor } from './redact';
 import { retryDelay, sleep } from './retry';
+import { uuidv4 } from './uuid';
 import { toIssues } from './validate';
 
 /** Per-call options, the last argument of every method. */
@@ -173,7 +174,7 @@ export class Transport {
       }
     } else if (spec.idempotency === 'always') {
       // Generated once per call, so every attempt carries the same key.
-      idempotencyKey = globalThis.crypto.randomUUID();
+      idempotencyKey = uuidv4();
     }
 
     const headers: Record<string, string> = {

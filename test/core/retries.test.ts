@@ -61,6 +61,18 @@ describe('idempotency keys', () => {
     );
   });
 
+  test('a UUID v4 key is generated where crypto.randomUUID is missing', async () => {
+    vi.stubGlobal('crypto', {
+      getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto),
+    });
+    const r = recorder(() => HttpResponse.json(merchantBody, { status: 201 }));
+    server.use(http.post(MERCHANTS, r.resolver));
+    await gateway().merchants.create(newMerchant);
+    expect(r.seen[0]?.headers.get('idempotency-key')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
   test('two calls get two different keys', async () => {
     const r = recorder(() => HttpResponse.json(merchantBody, { status: 201 }));
     server.use(http.post(MERCHANTS, r.resolver));
