@@ -1,18 +1,21 @@
 // Why: what every benchmark shares: the built SDK, a stub server in its own process, and statistics.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const distEsm = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-export const distCjs = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
+// BENCH_DIST points the benchmarks at another build (e.g. a branch's dist/) to compare the two.
+const dist = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist/', import.meta.url));
+export const distEsm = join(dist, 'index.js');
+export const distCjs = join(dist, 'index.cjs');
 
 export type Sdk = typeof import('merchant-gateway');
 
 /** The built package (what users run), typed from the sources. */
 export async function loadSdk(): Promise<Sdk> {
-  if (!existsSync(distEsm)) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(distEsm)) throw new Error(`${distEsm} is missing: run \`npm run build\` first`);
   return (await import(pathToFileURL(distEsm).href)) as Sdk;
 }
 
@@ -59,12 +62,18 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** Forces a full collection (the benchmarks run under --expose-gc) and returns the heap in use. */
-export function heapAfterGc(): number {
+/**
+ * Forces full collections (the benchmarks run under --expose-gc) and returns the heap in use.
+ * Turns of the event loop between them let finalizers (undici registers some per response) run,
+ * so what they release is counted as released.
+ */
+export async function heapAfterGc(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return process.memoryUsage().heapUsed;
 }
 

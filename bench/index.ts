@@ -1,8 +1,11 @@
 // Why: one command (npm run bench) for every performance figure the project tracks, written to bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { runColdImport } from './cold-import';
 import { startStubProcess } from './common';
 import { runOverhead } from './overhead';
+import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { runProfile } from './profile';
+import { runValidation } from './validation';
 
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
@@ -28,6 +31,22 @@ if (wants('profile')) {
     await stub.close();
   }
 }
+
+if (wants('pagination')) {
+  const stub = await startStubProcess({
+    STUB_PAGES: String(PAGES),
+    STUB_PAGE_SIZE: String(PAGE_SIZE),
+  });
+  try {
+    results.pagination = await runPagination(stub);
+  } finally {
+    await stub.close();
+  }
+}
+
+if (wants('validation')) results.validation = await runValidation();
+
+if (wants('cold-import')) results.coldImport = await runColdImport();
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(
