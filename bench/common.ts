@@ -13,10 +13,11 @@ export const distCjs = join(dist, 'index.cjs');
 
 export type Sdk = typeof import('merchant-gateway');
 
-/** The built package (what users run), typed from the sources. */
-export async function loadSdk(): Promise<Sdk> {
-  if (!existsSync(distEsm)) throw new Error(`${distEsm} is missing: run \`npm run build\` first`);
-  return (await import(pathToFileURL(distEsm).href)) as Sdk;
+/** The built package (what users run), typed from the sources; or the build in `dir`. */
+export async function loadSdk(dir?: string): Promise<Sdk> {
+  const entry = dir === undefined ? distEsm : join(dir, 'index.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  return (await import(pathToFileURL(entry).href)) as Sdk;
 }
 
 export interface StubProcess {

@@ -98,6 +98,12 @@ export async function runOverhead(stub: StubProcess): Promise<OverheadResult> {
   const getUrl = `${stub.url}/v1/gateway/payment/${encodeURIComponent(created.paymentId)}`;
 
   const gateway = new sdk.MerchantGateway({ baseUrl: stub.url, apiKey });
+  // A second build (e.g. a proposed change, built elsewhere) measured in the same rounds.
+  const compareDir = process.env.BENCH_COMPARE_DIST;
+  const candidate =
+    compareDir === undefined
+      ? undefined
+      : new (await loadSdk(compareDir)).MerchantGateway({ baseUrl: stub.url, apiKey });
   const k = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
 
   // The SDK's own per-attempt work around fetch: a controller, a timer and a listener.
@@ -162,6 +168,9 @@ export async function runOverhead(stub: StubProcess): Promise<OverheadResult> {
           ),
         ),
       sdk: () => gateway.payments.create(createParams),
+      ...(candidate
+        ? { 'sdk (BENCH_COMPARE_DIST)': () => candidate.payments.create(createParams) }
+        : {}),
     },
     get: {
       fetch: async () => (await fetch(getUrl, { headers: getHeaders })).json(),
@@ -181,6 +190,9 @@ export async function runOverhead(stub: StubProcess): Promise<OverheadResult> {
           withSignal((signal) => k(getUrl, { method: 'GET', headers: getHeaders, signal })),
         ),
       sdk: () => gateway.payments.get(created.paymentId),
+      ...(candidate
+        ? { 'sdk (BENCH_COMPARE_DIST)': () => candidate.payments.get(created.paymentId) }
+        : {}),
     },
   };
 
