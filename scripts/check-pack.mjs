@@ -24,7 +24,7 @@ function run(command, args, cwd) {
   } catch (error) {
     console.error(`check-pack: failed: ${command} ${args.join(' ')} (in ${cwd})`);
     console.error(String(error.stdout ?? ''), String(error.stderr ?? ''));
-    process.exit(1);
+    throw new Error(`check-pack: ${command} failed`);
   }
 }
 
@@ -168,6 +168,9 @@ ${useMock}
   );
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   if (keep) console.log(`check-pack: kept ${temp}`);
   else rmSync(temp, { recursive: true, force: true });
