@@ -23,6 +23,7 @@ export {
   ConnectionError,
   MerchantGatewayError,
   PaginationError,
+  PollTimeoutError,
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
@@ -31,6 +32,7 @@ export type { Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestOptions } from './core/transport';
+export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { Payments } from './resources/payments';

@@ -77,3 +77,24 @@ export class PaginationError extends MerchantGatewayError {
     this.cursor = cursor;
   }
 }
+
+// An inline type import keeps this block appended without touching the file's head.
+type PaymentView = import('../schemas/payments').PaymentView;
+
+/** `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final. */
+export class PollTimeoutError extends MerchantGatewayError {
+  override readonly name: string = 'PollTimeoutError';
+  /** The last view read before time ran out; undefined when no read completed. */
+  readonly lastView: PaymentView | undefined;
+
+  constructor(
+    operation: string,
+    paymentId: string,
+    waitedMs: number,
+    lastView: PaymentView | undefined,
+  ) {
+    const last = lastView === undefined ? 'no status read yet' : `last status: ${lastView.status}`;
+    super(`${operation}: payment ${paymentId} not final after ${waitedMs} ms (${last})`);
+    this.lastView = lastView;
+  }
+}

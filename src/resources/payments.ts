@@ -3,6 +3,7 @@ import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
+import { type PollOptions, waitForFinal, watch } from '../polling';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import {
   MerchantIdSchema,
@@ -119,5 +120,45 @@ export class Payments {
     options?: RequestOptions,
   ): PagePromise<MerchantPayment, MerchantPaymentsPage> {
     return listPayments(this.#context, params, options);
+  }
+
+  /**
+   * Polls the payment until its status is final (succeeded, failed, expired, cancelled, or any
+   * status the service marks `isFinal`) and resolves with that view.
+   *
+   * Given the result of `create`, it waits the service's `pollInMs` before each read (and reads
+   * once, at once, when it is already final); given an id, it reads at once, then every
+   * `intervalMs`. Each wait is kept within [100 ms, 30 s] and never shorter than the service asked.
+   *
+   * @example
+   * ```ts
+   * const payment = await gateway.payments.create({ amount, referenceId: 'order-1042' });
+   * redirect(payment.gatewayUrl);
+   * const view = await gateway.payments.waitForFinal(payment, { timeoutMs: 10 * 60_000 });
+   * if (view.status === 'succeeded') ship('order-1042');
+   * ```
+   * @throws {PollTimeoutError} after `timeoutMs` (default 15 minutes), with the last view read.
+   * @throws {RequestValidationError} before any read, for a bad id or option.
+   * @throws {ApiError} what a read threw once retries were spent (e.g. `NotFoundError`); rate
+   * limiting only stretches the wait. An abort rejects with the signal's reason.
+   */
+  waitForFinal(paymentOrId: PaymentCreated | string, options?: PollOptions): Promise<PaymentView> {
+    return waitForFinal((id, opts) => this.get(id, opts), paymentOrId, options);
+  }
+
+  /**
+   * Polls the payment like `waitForFinal`, yielding the first view read, then one view per status
+   * change, and ending after the final one. Breaking out of the loop stops polling.
+   *
+   * @example
+   * ```ts
+   * for await (const view of gateway.payments.watch(payment)) {
+   *   console.log(view.status); // requires_action, processing, succeeded
+   * }
+   * ```
+   * @throws {PollTimeoutError} after `timeoutMs`, as `waitForFinal` does; the other errors too.
+   */
+  watch(paymentOrId: PaymentCreated | string, options?: PollOptions): AsyncIterable<PaymentView> {
+    return watch((id, opts) => this.get(id, opts), paymentOrId, options);
   }
 }

@@ -1,0 +1,99 @@
+// Why: what every benchmark shares: the built SDK, a stub server in its own process, and statistics.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+// BENCH_DIST points the benchmarks at another build (e.g. a branch's dist/) to compare the two.
+const dist = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist/', import.meta.url));
+export const distEsm = join(dist, 'index.js');
+export const distCjs = join(dist, 'index.cjs');
+
+export type Sdk = typeof import('merchant-gateway');
+
+/** The built package (what users run), typed from the sources; or the build in `dir`. */
+export async function loadSdk(dir?: string): Promise<Sdk> {
+  const entry = dir === undefined ? distEsm : join(dir, 'index.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  return (await import(pathToFileURL(entry).href)) as Sdk;
+}
+
+export interface StubProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The stub gateway in a child process, so its CPU time is not the client's. */
+export async function startStubProcess(env: Record<string, string> = {}): Promise<StubProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../scripts/stub-gateway.mjs', import.meta.url))],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+  );
+  if (child.stdout === null || child.stdin === null) throw new Error('stub: no pipes');
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`stub exited with ${code}`)));
+  });
+  const stdin = child.stdin;
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        stdin.end();
+      }),
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/**
+ * Forces full collections (the benchmarks run under --expose-gc) and returns the heap in use.
+ * Turns of the event loop between them let finalizers (undici registers some per response) run,
+ * so what they release is counted as released.
+ */
+export async function heapAfterGc(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with node --expose-gc');
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+export const fmt = {
+  us: (ms: number) => `${(ms * 1000).toFixed(1)} µs`,
+  ms: (ms: number) => `${ms.toFixed(1)} ms`,
+  ratio: (r: number) => `${r.toFixed(2)}×`,
+  kb: (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`,
+};
+
+/** Prints rows as an aligned table. */
+export function table(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}

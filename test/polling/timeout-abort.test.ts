@@ -1,0 +1,103 @@
+import { PollTimeoutError } from 'merchant-gateway';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  created,
+  gateway,
+  HttpResponse,
+  PAYMENT_ID,
+  settle,
+  useScriptedGateway,
+  view,
+} from './helpers';
+
+const mock = useScriptedGateway();
+
+/** The n-th read from `hangFrom` on never answers. */
+function hangFrom(hangFrom: number, status = 'processing') {
+  mock.state.script = (n) =>
+    n < hangFrom ? HttpResponse.json(view(status)) : new Promise<Response>(() => {});
+}
+
+describe('timeout', () => {
+  it('rejects with PollTimeoutError carrying the last view read, and reads no more', async () => {
+    mock.statuses('requires_action', 'processing');
+    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 4500 }));
+
+    await vi.advanceTimersByTimeAsync(4500);
+
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect((error as PollTimeoutError).lastView).toMatchObject({ status: 'processing' });
+    expect((error as PollTimeoutError).message).toMatch(/after 4500 ms.*last status: processing/);
+    expect(mock.state.reads).toEqual([0, 1000, 2000, 3000, 4000]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('cuts a wait short at the deadline, with no view when nothing was read', async () => {
+    const done = settle(
+      gateway().payments.waitForFinal(created({ pollInMs: 20_000 }), { timeoutMs: 3000 }),
+    );
+
+    await vi.advanceTimersByTimeAsync(3000);
+
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect((error as PollTimeoutError).lastView).toBeUndefined();
+    expect(mock.state.reads).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('aborts a read still in flight at the deadline', async () => {
+    hangFrom(2);
+    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 1500 }));
+
+    await vi.advanceTimersByTimeAsync(1500);
+
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect((error as PollTimeoutError).lastView).toMatchObject({ status: 'processing' });
+    expect(mock.state.reads).toEqual([0, 1000]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('abort', () => {
+  it('rejects at once during a wait with the signal’s own reason, leaving no timer', async () => {
+    mock.statuses('requires_action');
+    const controller = new AbortController();
+    const reason = { why: 'buyer closed the page' };
+    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(500);
+
+    controller.abort(reason);
+
+    await expect(done).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(mock.state.reads).toEqual([0]);
+  });
+
+  it('rejects at once during a read with the signal’s own reason, leaving no timer', async () => {
+    hangFrom(2);
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(mock.state.reads).toEqual([0, 1000]);
+
+    controller.abort(reason);
+
+    await expect(done).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('reads nothing when the signal is already aborted', async () => {
+    const reason = { why: 'too late' };
+    const done = gateway().payments.waitForFinal(PAYMENT_ID, { signal: AbortSignal.abort(reason) });
+
+    await expect(done).rejects.toBe(reason);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(mock.state.reads).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

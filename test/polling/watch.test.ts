@@ -1,0 +1,88 @@
+import { type PaymentView, RequestValidationError } from 'merchant-gateway';
+import { describe, expect, it, vi } from 'vitest';
+import { created, gateway, PAYMENT_ID, useScriptedGateway } from './helpers';
+
+const mock = useScriptedGateway();
+
+/** Collects what `views` yields, in the background, while the test moves the clock. */
+function collect(views: AsyncIterable<PaymentView>) {
+  const statuses: string[] = [];
+  const done = (async () => {
+    for await (const view of views) statuses.push(view.status);
+  })();
+  done.catch(() => {});
+  return { statuses, done };
+}
+
+describe('watch', () => {
+  it('yields the first view and then only status changes, ending after the final one', async () => {
+    mock.statuses(
+      'requires_action',
+      'requires_action',
+      'requires_action',
+      'processing',
+      'processing',
+      'succeeded',
+    );
+    const seen = collect(gateway().payments.watch(PAYMENT_ID));
+
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    await expect(seen.done).resolves.toBeUndefined();
+    expect(seen.statuses).toEqual(['requires_action', 'processing', 'succeeded']);
+    expect(mock.state.reads).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
+  });
+
+  it('stops reading and leaves no timer when the loop breaks', async () => {
+    mock.statuses('requires_action', 'processing', 'succeeded');
+    const statuses: string[] = [];
+    const done = (async () => {
+      for await (const view of gateway().payments.watch(created({ pollInMs: 2000 }))) {
+        statuses.push(view.status);
+        break;
+      }
+    })();
+
+    await vi.advanceTimersByTimeAsync(2000);
+    await done;
+
+    expect(statuses).toEqual(['requires_action']);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(mock.state.reads).toEqual([2000]);
+  });
+
+  it('yields one view for a payment that was final when created', async () => {
+    mock.statuses('failed');
+    const seen = collect(
+      gateway().payments.watch(created({ status: 'failed', isFinal: true, pollInMs: null })),
+    );
+
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    await seen.done;
+    expect(seen.statuses).toEqual(['failed']);
+    expect(mock.state.reads).toEqual([0]);
+  });
+
+  it('calls onUpdate once per yielded view', async () => {
+    mock.statuses('requires_action', 'requires_action', 'succeeded');
+    const updates: string[] = [];
+    const seen = collect(
+      gateway().payments.watch(PAYMENT_ID, { onUpdate: (view) => updates.push(view.status) }),
+    );
+
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    await seen.done;
+    expect(updates).toEqual(['requires_action', 'succeeded']);
+    expect(seen.statuses).toEqual(updates);
+  });
+
+  it('rejects bad input on the first step, before any read', async () => {
+    const seen = collect(gateway().payments.watch(PAYMENT_ID, { timeoutMs: -1 }));
+
+    await expect(seen.done).rejects.toBeInstanceOf(RequestValidationError);
+    expect(mock.state.reads).toEqual([]);
+  });
+});
