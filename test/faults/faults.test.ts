@@ -1,6 +1,8 @@
 import {
   ConnectionError,
   MerchantGateway,
+  PaginationError,
+  PollTimeoutError,
   RateLimitedError,
   ResponseValidationError,
   ServerError,
@@ -30,14 +32,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function client(): MerchantGateway {
-  return new MerchantGateway({
+function clientOptions() {
+  return {
     baseUrl: BASE_URL,
     apiKey: mock.credentials.apiKey,
     merchantId: mock.sample.merchantId,
     timeoutMs: TIMEOUT_MS,
     maxRetries: MAX_RETRIES,
-  });
+  };
+}
+
+function client(): MerchantGateway {
+  return new MerchantGateway(clientOptions());
 }
 
 interface Call {
@@ -455,4 +461,106 @@ describe.each(TRANSIENT)('$name', (fault) => {
       }
     },
   );
+});
+
+describe('a cursor that repeats', () => {
+  const page = (name: 'payments.list' | 'legacyPayments.list') =>
+    name === 'payments.list'
+      ? {
+          data: [
+            {
+              paymentId: 'pay_1',
+              merchant: { id: mock.sample.merchantId },
+              referenceId: 'order-1',
+              status: 'succeeded',
+              isTerminal: true,
+              createdAt: '2026-01-01T00:00:00.000Z',
+              lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+          nextCursor: 'c1',
+          stats: { totalRevenue: [], totalTransactions: 1, totalCustomers: 1 },
+        }
+      : {
+          data: [
+            {
+              payment_id: 'pay_1',
+              merchant_id: mock.sample.merchantId,
+              reference_id: 'order-1',
+              status: 'succeeded',
+              is_terminal: true,
+              wallet_name: 'Wallet',
+              token_symbol: null,
+              token_decimals: null,
+              token_logo: null,
+              chain_logo: null,
+              wallet_logo: null,
+            },
+          ],
+          next_cursor: 'c1',
+          stats: {
+            total_customers: 1,
+            total_transactions: 1,
+            total_revenue: { amount: 1, currency: 'USD' },
+          },
+        };
+
+  test.each([
+    ['payments.list', '/v1/merchants/payments', (c: MerchantGateway) => c.payments.list()],
+    [
+      'legacyPayments.list',
+      `/v1/merchants/${mock.sample.merchantId}/payments`,
+      (c: MerchantGateway) => c.legacyPayments.list(mock.sample.merchantId),
+    ],
+  ] as const)('stops %s with a PaginationError after the second page', async (name, path, list) => {
+    mock.failNext({ status: 200, body: page(name), times: 99, match: { method: 'GET', path } });
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const walk = async () => {
+      let items = 0;
+      for await (const _ of list(new MerchantGateway({ ...clientOptions(), logger: quiet }))) {
+        items++;
+      }
+      return items;
+    };
+    const { error } = await settle(walk());
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toBe(
+      `${name}: the service returned cursor "c1" a second time; stopped instead of looping`,
+    );
+    expect(mock.requests.filter((r) => r.path === path)).toHaveLength(2);
+  });
+});
+
+describe('a poll target that never reaches a final status', () => {
+  const POLL_TIMEOUT_MS = 4_500;
+
+  test.each([
+    ['waitForFinal, given the created payment', 'payments.waitForFinal', false],
+    ['watch, given only the id', 'payments.watch', true],
+  ] as const)('%s ends in a PollTimeoutError with the last view', async (_, operation, byId) => {
+    const c = client();
+    const created = await c.payments.create(payment);
+    const before = mock.payments().length;
+    const options = { timeoutMs: POLL_TIMEOUT_MS, intervalMs: 1_000 };
+    const run = byId
+      ? (async () => {
+          for await (const _ of c.payments.watch(created.paymentId, options)) {
+            // every status change
+          }
+        })()
+      : c.payments.waitForFinal(created, options);
+    const { error } = await settle(run);
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect((error as Error).message).toBe(
+      `${operation}: payment ${created.paymentId} not final after ${POLL_TIMEOUT_MS} ms (last status: requires_action)`,
+    );
+    expect((error as PollTimeoutError).lastView?.status).toBe('requires_action');
+    // Given the created payment, the first read waits its pollInMs (1 s); given an id it is at
+    // once. Then one read a second: 4 or 5 reads in 4.5 s, never faster.
+    const reads = mock.requests.filter(
+      (r) => r.path === `/v1/gateway/payment/${created.paymentId}`,
+    );
+    expect(reads).toHaveLength(byId ? 5 : 4);
+    expect(mock.payments().length).toBe(before);
+  });
 });
