@@ -1,5 +1,6 @@
 import { RateLimitedError } from './core/api-error';
 import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
+import type { Redactor } from './core/redact';
 import { sleep } from './core/retry';
 import type { RequestOptions } from './core/transport';
 import { FINAL_PAYMENT_STATUSES, type PaymentCreated, type PaymentView } from './schemas/payments';
@@ -103,6 +104,7 @@ export async function* poll(
   operation: string,
   paymentOrId: PaymentCreated | string,
   options: PollOptions = {},
+  redactor?: Redactor,
 ): AsyncGenerator<PaymentView, PaymentView, undefined> {
   const { paymentId, created, timeoutMs, intervalMs } = plan(operation, paymentOrId, options);
   const { signal: callerSignal, onUpdate } = options;
@@ -147,7 +149,11 @@ export async function* poll(
     }
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
-    if (timedOut) throw new PollTimeoutError(operation, paymentId, timeoutMs, lastView);
+    if (timedOut) {
+      // The error shows what the service sent, which must not carry the client's keys.
+      const shown = redactor ? (redactor.value(lastView) as PaymentView | undefined) : lastView;
+      throw new PollTimeoutError(operation, paymentId, timeoutMs, shown);
+    }
     throw error;
   } finally {
     clearTimeout(deadline);
@@ -160,8 +166,9 @@ export async function waitForFinal(
   read: ReadPayment,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
+  redactor?: Redactor,
 ): Promise<PaymentView> {
-  const updates = poll(read, 'payments.waitForFinal', paymentOrId, options);
+  const updates = poll(read, 'payments.waitForFinal', paymentOrId, options, redactor);
   for (;;) {
     const step = await updates.next();
     if (step.done) return step.value;
@@ -173,6 +180,7 @@ export function watch(
   read: ReadPayment,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
+  redactor?: Redactor,
 ): AsyncIterable<PaymentView> {
-  return poll(read, 'payments.watch', paymentOrId, options);
+  return poll(read, 'payments.watch', paymentOrId, options, redactor);
 }

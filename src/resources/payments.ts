@@ -143,7 +143,8 @@ export class Payments {
    * limiting only stretches the wait. An abort rejects with the signal's reason.
    */
   waitForFinal(paymentOrId: PaymentCreated | string, options?: PollOptions): Promise<PaymentView> {
-    return waitForFinal((id, opts) => this.get(id, opts), paymentOrId, options);
+    const { redactor } = this.#context.transport.config;
+    return waitForFinal((id, opts) => this.get(id, opts), paymentOrId, options, redactor);
   }
 
   /**
@@ -159,6 +160,7 @@ export class Payments {
    * @throws {PollTimeoutError} after `timeoutMs`, as `waitForFinal` does; the other errors too.
    */
   watch(paymentOrId: PaymentCreated | string, options?: PollOptions): AsyncIterable<PaymentView> {
-    return watch((id, opts) => this.get(id, opts), paymentOrId, options);
+    const { redactor } = this.#context.transport.config;
+    return watch((id, opts) => this.get(id, opts), paymentOrId, options, redactor);
   }
 }

@@ -13,6 +13,7 @@ import {
   MerchantGatewayError,
   NotFoundError,
   PaginationError,
+  PollTimeoutError,
   RateLimitedError,
   RequestValidationError,
   ResponseValidationError,
@@ -272,6 +273,40 @@ describe('a PaginationError', () => {
       expect(error).toBeInstanceOf(PaginationError);
       expectNoSecret([...renderings(error), log.text()]);
       expect((error as PaginationError).cursor).toBe('cursor-***');
+    },
+  );
+});
+
+describe('a PollTimeoutError', () => {
+  test.each(SCHEMES)(
+    'never shows a key, even when the last view read echoes one (%s)',
+    async (_, auth) => {
+      const secret = secretsOf(auth)[0] as string;
+      respond = () =>
+        HttpResponse.json({
+          status: `pending-${secret}`,
+          expiresAt: 1_900_000_000,
+          amount: {
+            unit: 'caip19/eip155:1/erc20:0xabc',
+            value: '1',
+            display: { assetName: secret, assetSymbol: 'X', decimals: 6 },
+          },
+          buyer: null,
+          merchant: { name: `Acme ${secret}`, iconUrl: null },
+        });
+      const log = capture();
+      const client = new MerchantGateway({
+        baseUrl: BASE_URL,
+        logger: log.logger,
+        logLevel: 'debug',
+        ...auth,
+      });
+      const error = await client.payments
+        .waitForFinal('pay_1', { timeoutMs: 250, intervalMs: 100 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PollTimeoutError);
+      expectNoSecret([...renderings(error), log.text()]);
+      expect((error as PollTimeoutError).lastView?.merchant.name).toBe('Acme ***');
     },
   );
 });
