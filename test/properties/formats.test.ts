@@ -27,8 +27,8 @@ import {
 } from './oracles';
 
 // Accepted values cost a request through msw; refused ones never leave the process.
-const RUNS_SENT = 150;
-const RUNS_REFUSED = 300;
+const RUNS_SENT = 80;
+const RUNS_REFUSED = 250;
 const ASSET = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const DESTINATION = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 

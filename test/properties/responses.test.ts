@@ -253,7 +253,7 @@ describe('arbitrary responses', () => {
         expect(() => JSON.stringify(error)).not.toThrow();
         expect(() => inspect(error, { depth: 5 })).not.toThrow();
       }),
-      { numRuns: 400 },
+      { numRuns: 250 },
     );
     // The generators reach every branch: some bodies fit, some do not, some are errors.
     expect(seen.resolved).toBeGreaterThan(0);

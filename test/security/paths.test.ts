@@ -144,7 +144,7 @@ describe.each(METHODS)('%s', (...method) => {
       fc.asyncProperty(fc.oneof(pathish, fc.string({ unit: 'binary', maxLength: 12 })), (id) =>
         check(method, id),
       ),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 

@@ -302,7 +302,7 @@ describe('a PollTimeoutError', () => {
         ...auth,
       });
       const error = await client.payments
-        .waitForFinal('pay_1', { timeoutMs: 250, intervalMs: 100 })
+        .waitForFinal('pay_1', { timeoutMs: 150, intervalMs: 100 })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PollTimeoutError);
       expectNoSecret([...renderings(error), log.text()]);
@@ -428,7 +428,7 @@ describe('wherever a response hides a key', () => {
           expectNoSecret([...renderings(outcome), log.text()]);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 120 },
     );
   });
 });
