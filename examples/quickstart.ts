@@ -1,2 +1,96 @@
-// The end-to-end quickstart (against the embedded mock service) replaces this once the mock lands.
-console.log('merchant-gateway: the quickstart runs here once the mock service is in place.');
+// The first run of merchant-gateway: create a merchant, register where it is paid, take a payment,
+// follow it to its final status, then list the merchant's payments.
+//
+// With MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY set it talks to that service;
+// otherwise it starts the embedded mock on 127.0.0.1 and plays the buyer itself.
+//
+//   npm start            (same as: npx tsx examples/quickstart.ts)
+import { MerchantGateway } from 'merchant-gateway';
+import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
+
+const USDC_ON_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const PAYOUT_WALLET = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
+
+async function main(): Promise<void> {
+  const real =
+    process.env.MERCHANT_GATEWAY_BASE_URL !== undefined &&
+    process.env.MERCHANT_GATEWAY_API_KEY !== undefined;
+  let mock: MockGateway | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+  let buyer: NodeJS.Timeout | undefined;
+  try {
+    let gateway: MerchantGateway;
+    if (real) {
+      gateway = new MerchantGateway(); // baseUrl and apiKey from the environment
+      console.log(`Service:    ${gateway.baseUrl}`);
+    } else {
+      mock = createMockGateway({ pollInMs: 200 });
+      server = await mock.listen();
+      gateway = new MerchantGateway({ baseUrl: server.url, apiKey: mock.credentials.apiKey });
+      console.log(`Service:    embedded mock at ${server.url}`);
+    }
+
+    const merchant = await gateway.merchants.create({
+      merchantName: 'Acme Coffee',
+      merchantEmail: 'payments@acme.example',
+    });
+    console.log(`Merchant:   created ${merchant.id}`);
+
+    const [settlement] = await gateway.settlements.createCrypto(merchant.id, [
+      { asset: USDC_ON_BASE, destination: PAYOUT_WALLET },
+    ]);
+    console.log(`Settlement: USDC on Base to ${settlement?.destination}`);
+
+    const orderId = `order-${Date.now()}`;
+    const payment = await gateway.payments.create(
+      {
+        merchantId: merchant.id,
+        amount: { unit: 'iso4217/USD', value: '1250' },
+        referenceId: orderId,
+      },
+      { idempotencyKey: orderId }, // safe to retry: the service never creates it twice
+    );
+    console.log(
+      `Payment:    ${payment.paymentId} (USD 12.50), buyer pays at ${payment.gatewayUrl}`,
+    );
+
+    if (mock) {
+      const m = mock;
+      buyer = setInterval(() => m.advancePayments(), 300); // the mock's buyer pays
+    } else {
+      console.log('Waiting:    open the URL above and pay (up to 10 minutes)');
+    }
+    const final = await gateway.payments.waitForFinal(payment, {
+      timeoutMs: real ? 10 * 60_000 : 30_000,
+      onUpdate: (view) => console.log(`            status ${view.status}`),
+    });
+    clearInterval(buyer);
+    console.log(`Final:      ${final.status}`);
+
+    // The mock's sample merchant has 1,000 payments: a list worth looking at.
+    const listed = mock ? mock.sample.merchantId : merchant.id;
+    const page = await gateway.payments.list({ merchantId: listed, limit: 5 });
+    console.log(`Payments of ${listed}: ${page.stats.totalTransactions} in all`);
+    for (const p of page.data) {
+      const amount = p.fiatAmount ? `${p.fiatAmount.value} ${p.fiatAmount.unit}` : '-';
+      console.log(`  ${p.paymentId}  ${p.status.padEnd(16)} ${amount}  ${p.createdAt}`);
+    }
+    const revenue = page.stats.totalRevenue.map((r) => `${r.amount} ${r.currency}`).join(', ');
+    console.log(`Revenue:    ${revenue || 'none yet'}`);
+    console.log(
+      `More:       ${page.nextCursor ? 'yes, for await the list to walk every page' : 'no'}`,
+    );
+  } finally {
+    clearInterval(buyer);
+    await server?.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const e = error instanceof Error ? error : new Error(String(error));
+    console.error(`quickstart failed: ${e.name}: ${e.message}`);
+    process.exit(1);
+  },
+);

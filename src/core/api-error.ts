@@ -30,6 +30,7 @@ export type KnownErrorCode =
   | 'unknown_api_version'
   | 'api_version_downgrade';
 
+/** The `code` of an error response: a known one, or any other string the service sends. */
 export type ErrorCode = KnownErrorCode | (string & {});
 
 interface ApiErrorInit {
@@ -64,6 +65,7 @@ export class ApiError extends MerchantGatewayError {
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
 
+  /** @internal */
   constructor(init: ApiErrorInit) {
     super(init.message);
     this.method = init.method;
@@ -84,6 +86,7 @@ export class RateLimitedError extends ApiError {
   /** How long the service asked to wait, from `retry-after-ms` or `Retry-After`. */
   readonly retryAfterMs?: number;
 
+  /** @internal */
   constructor(init: ApiErrorInit) {
     super(init);
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;

@@ -21,7 +21,7 @@ export class ApiPromise<T> extends Promise<T> {
     this.#raw = raw;
   }
 
-  // Derived promises (`.then(...)`) are plain Promises, not ApiPromises.
+  /** @internal Derived promises (`.then(...)`) are plain Promises, not ApiPromises. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }

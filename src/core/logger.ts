@@ -2,12 +2,17 @@ import type { Redactor } from './redact';
 
 /** Where log lines go. `console` fits; so do pino, winston and most others. */
 export interface Logger {
+  /** Every attempt, at `logLevel: 'debug'`. */
   debug(message: string, ...rest: unknown[]): void;
+  /** Informational lines. */
   info(message: string, ...rest: unknown[]): void;
+  /** Retries and deprecations. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Failures. */
   error(message: string, ...rest: unknown[]): void;
 }
 
+/** The least severe level logged; `off` logs nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };

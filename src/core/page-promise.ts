@@ -5,6 +5,7 @@ import { PaginationError, RequestValidationError } from './errors';
 export interface PageSource<Item, Page> {
   /** Sends one request for the page after `cursor` (undefined: the list's first page). */
   fetch(cursor: string | undefined): ApiPromise<Page>;
+  /** The items of one page. */
   items(page: Page): readonly Item[];
   /** The cursor of the page after this one; null, undefined or empty when this is the last. */
   nextCursor(page: Page): string | null | undefined;

@@ -90,6 +90,7 @@ export const MerchantPaymentSchema = z.looseObject({
   /** ISO 8601. */
   settledAt: maybe(z.string()),
 });
+/** One payment of `payments.list`. */
 export type MerchantPayment = z.infer<typeof MerchantPaymentSchema>;
 
 /** A page of `payments.list`: its items, the cursor of the next page, and stats of the whole filtered set. */
@@ -104,6 +105,7 @@ export const MerchantPaymentsPageSchema = z.looseObject({
     totalCustomers: z.number(),
   }),
 });
+/** A page of `payments.list`: `data`, `nextCursor` and `stats`. */
 export type MerchantPaymentsPage = z.infer<typeof MerchantPaymentsPageSchema>;
 
 const nullableString = z.nullable(z.string());
@@ -137,6 +139,7 @@ export const LegacyPaymentSchema = z.looseObject({
   settlement_status: maybe(z.string()),
   settlement_tx_hash: maybe(z.string()),
 });
+/** One payment of the deprecated `legacyPayments.list` (snake_case). */
 export type LegacyPayment = z.infer<typeof LegacyPaymentSchema>;
 
 /** A page of the deprecated list. */
@@ -151,6 +154,7 @@ export const LegacyPaymentsPageSchema = z.looseObject({
     total_revenue: z.looseObject({ amount: z.number(), currency: z.string() }),
   }),
 });
+/** A page of the deprecated `legacyPayments.list`: `data`, `next_cursor` and `stats`. */
 export type LegacyPaymentsPage = z.infer<typeof LegacyPaymentsPageSchema>;
 
 // ----------------------------------------------------------------- requests
@@ -232,6 +236,7 @@ export const PaymentListParamsSchema = z.strictObject({
     ),
   ),
 });
+/** Query of `payments.list`: filters, sort, `cursor`, `limit` (1 to 200) and `merchantId`. */
 export type PaymentListParams = z.input<typeof PaymentListParamsSchema>;
 
 /** Query of the deprecated `legacyPayments.list`, with its snake_case names. */
@@ -253,4 +258,5 @@ export const LegacyPaymentListParamsSchema = z.strictObject({
   /** One status or several: requires_action, processing, succeeded, failed, expired. */
   status: z.optional(statuses),
 });
+/** Query of the deprecated `legacyPayments.list`, in snake_case. */
 export type LegacyPaymentListParams = z.input<typeof LegacyPaymentListParamsSchema>;

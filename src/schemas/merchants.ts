@@ -15,6 +15,7 @@ export const MerchantSchema = z.looseObject({
   iconUrl: maybe(z.string()),
   createdAt: z.string(),
 });
+/** A merchant as `merchants.create` and `merchants.update` return it. */
 export type Merchant = z.infer<typeof MerchantSchema>;
 
 /** Fiat statuses seen: `active`; others may come. */
@@ -26,6 +27,7 @@ export const FiatSettlementSchema = z.looseObject({
   status: openEnum<FiatSettlementStatus>(),
   bankType: z.string(),
 });
+/** A fiat settlement of a merchant, as `merchants.get` shows it. */
 export type FiatSettlement = z.infer<typeof FiatSettlementSchema>;
 
 /** A merchant with its settlements: what `merchants.get` returns. */
@@ -35,6 +37,7 @@ export const MerchantWithSettlementsSchema = z.extend(MerchantSchema, {
     fiat: z.array(FiatSettlementSchema),
   }),
 });
+/** A merchant with its crypto and fiat settlements: what `merchants.get` returns. */
 export type MerchantWithSettlements = z.infer<typeof MerchantWithSettlementsSchema>;
 
 /** The `{ merchant }` envelope every merchant call answers with. */
@@ -59,6 +62,7 @@ export const MerchantCreateParamsSchema = exact({
   merchantEmail,
   iconUrl: z.optional(iconUrl),
 });
+/** Body of `merchants.create`: `merchantName`, `merchantEmail`, optional `iconUrl`. */
 export type MerchantCreateParams = z.input<typeof MerchantCreateParamsSchema>;
 
 /** Body of `merchants.update`: at least one field. `iconUrl: null` removes the logo. */
@@ -72,4 +76,5 @@ export const MerchantUpdateParamsSchema = exact({
     'give at least one of merchantName, merchantEmail, iconUrl',
   ),
 );
+/** Body of `merchants.update`: at least one of `merchantName`, `merchantEmail`, `iconUrl`. */
 export type MerchantUpdateParams = z.input<typeof MerchantUpdateParamsSchema>;

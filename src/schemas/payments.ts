@@ -33,6 +33,7 @@ export const PaymentCreatedSchema = z.looseObject({
   /** Send the buyer here to pay. */
   gatewayUrl: z.string(),
 });
+/** What `payments.create` returns: id, status, `pollInMs` hint and the `gatewayUrl` for the buyer. */
 export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
 
 /** A payment as the buyer-facing gateway shows it: only what a buyer needs to begin paying. */
@@ -71,6 +72,7 @@ export const PaymentViewSchema = z.looseObject({
   /** Sent by newer services; honoured by polling when present. */
   pollInMs: maybe(z.number()),
 });
+/** The buyer-facing view of a payment that `payments.get` returns. */
 export type PaymentView = z.infer<typeof PaymentViewSchema>;
 
 /** A whole number of minor units: digits, or a non-negative safe integer or bigint. */
@@ -149,4 +151,5 @@ export const PaymentCreateParamsSchema = exact({
   /** Seconds since the epoch, a `Date`, or null for the service's default (5 minutes). */
   expiresAt: z.optional(expiresAt),
 });
+/** Input of `payments.create`: `amount` in minor units, `referenceId`, optional `merchantId` and `expiresAt`. */
 export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;

@@ -8,6 +8,7 @@ export const CryptoSettlementSchema = z.looseObject({
   asset: z.string(),
   destination: z.string(),
 });
+/** A registered crypto settlement: its id, CAIP-19 asset and CAIP-10 destination. */
 export type CryptoSettlement = z.infer<typeof CryptoSettlementSchema>;
 
 /** One settlement to register: an asset and the account that receives it. */
@@ -23,6 +24,7 @@ export const CryptoSettlementParamsSchema = exact({
     'must be a CAIP-10 account id: <chain_namespace>:<chain_reference>:<address>',
   ),
 });
+/** One settlement to register with `settlements.createCrypto`: `asset` and `destination`. */
 export type CryptoSettlementParams = z.input<typeof CryptoSettlementParamsSchema>;
 
 /** 1 to 50 settlements per call. */

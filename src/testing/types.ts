@@ -15,6 +15,7 @@ export interface MockCredentials {
   clientId: string;
 }
 
+/** Options of `createMockGateway`. */
 export interface MockGatewayOptions {
   /** Credentials to accept; each one left out keeps its default (see {@link MockCredentials}). */
   credentials?: Partial<MockCredentials>;
@@ -152,11 +153,13 @@ export interface MockSample {
   lastCreatedAt: string;
 }
 
+/** Options of `MockGateway.listen`. */
 export interface ListenOptions {
   /** TCP port on 127.0.0.1. @default 0 (any free port) */
   port?: number;
 }
 
+/** The mock served over HTTP by `listen()`. */
 export interface MockServer {
   /** Base URL such as `http://127.0.0.1:53120`; pass it as the SDK's `baseUrl`. */
   url: string;
@@ -194,8 +197,11 @@ export interface MockGateway {
   advancePayments(path?: readonly PaymentStatus[]): number;
   /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
   failNext(options: FailNextOptions): void;
+  /** A copy of one merchant, or undefined. */
   getMerchant(merchantId: string): MockMerchant | undefined;
+  /** Copies of every merchant. */
   merchants(): MockMerchant[];
+  /** A copy of one payment, or undefined. */
   getPayment(paymentId: string): MockPayment | undefined;
   /** Payments of one merchant, or of all merchants, newest first. */
   payments(merchantId?: string): MockPayment[];
