@@ -256,7 +256,8 @@ export class Transport {
         if (timedOut) {
           throw new TimeoutError(`${label}: no complete response within ${timeoutMs} ms`);
         }
-        const cause = error instanceof Error ? (error.cause ?? error) : error;
+        // undici puts the reason (ECONNRESET, …) in the cause; others put a Response or nothing there.
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
         const reason = cause instanceof Error ? cause.message : String(cause);
         throw new ConnectionError(
           `${label}: connection failed: ${config.redactor.string(reason)}`,

@@ -173,7 +173,7 @@ const FAULTS: Fault[] = [
     inject: failNext({ networkError: true }),
     expect: (call) => ({
       error: ConnectionError,
-      message: /: connection failed: /,
+      message: /: connection failed: Failed to fetch$/,
       attempts: call.repeatable ? ALL : 1,
       created: 0,
     }),
@@ -333,7 +333,7 @@ const FAULTS: Fault[] = [
     inject: afterActing(() => HttpResponse.error()),
     expect: (call) => ({
       error: ConnectionError,
-      message: /: connection failed: /,
+      message: /: connection failed: Failed to fetch$/,
       attempts: call.repeatable ? ALL : 1,
       created: creates(call),
     }),
