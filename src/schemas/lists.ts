@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { matching, maybe, openEnum, satisfying } from './common';
+import { AmountDisplaySchema } from './payments';
 import {
   CAIP2_PATTERN,
   isIsoDateTime,
@@ -25,16 +26,6 @@ export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = [
 ];
 
 // ---------------------------------------------------------------- responses
-
-/** How an amount is shown: names, symbol and decimals of its asset (and network, for tokens). */
-const AmountDisplaySchema = z.looseObject({
-  assetName: z.string(),
-  assetSymbol: z.string(),
-  decimals: z.number(),
-  iconUrl: maybe(z.string()),
-  networkIconUrl: maybe(z.string()),
-  networkName: maybe(z.string()),
-});
 
 // The published contract names these fields without their types: present, of any shape.
 const present = z.custom<unknown>((value) => value !== undefined, 'is required');

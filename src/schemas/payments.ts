@@ -36,6 +36,16 @@ export const PaymentCreatedSchema = z.looseObject({
 /** What `payments.create` returns: id, status, `pollInMs` hint and the `gatewayUrl` for the buyer. */
 export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
 
+/** How an amount is shown: names, symbol and decimals of its asset (and network, for tokens). */
+export const AmountDisplaySchema = z.looseObject({
+  assetName: z.string(),
+  assetSymbol: z.string(),
+  decimals: z.number(),
+  iconUrl: maybe(z.string()),
+  networkIconUrl: maybe(z.string()),
+  networkName: maybe(z.string()),
+});
+
 /** A payment as the buyer-facing gateway shows it: only what a buyer needs to begin paying. */
 export const PaymentViewSchema = z.looseObject({
   status: openEnum<PaymentStatus>(),
@@ -46,14 +56,7 @@ export const PaymentViewSchema = z.looseObject({
     unit: z.string(),
     /** In the smallest unit of the asset. */
     value: z.string(),
-    display: z.looseObject({
-      assetName: z.string(),
-      assetSymbol: z.string(),
-      decimals: z.number(),
-      iconUrl: maybe(z.string()),
-      networkIconUrl: maybe(z.string()),
-      networkName: maybe(z.string()),
-    }),
+    display: AmountDisplaySchema,
   }),
   /** Null until a buyer has begun paying. */
   buyer: maybe(
