@@ -15,6 +15,7 @@ import {
 } from 'merchant-gateway/testing';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BASE_URL, HttpResponse, http, useMsw } from '../helpers';
+import { legacyItem } from '../lists/fixtures';
 
 const mock = createMockGateway();
 const server = useMsw(...mock.handlers);
@@ -482,21 +483,7 @@ describe('a cursor that repeats', () => {
           stats: { totalRevenue: [], totalTransactions: 1, totalCustomers: 1 },
         }
       : {
-          data: [
-            {
-              payment_id: 'pay_1',
-              merchant_id: mock.sample.merchantId,
-              reference_id: 'order-1',
-              status: 'succeeded',
-              is_terminal: true,
-              wallet_name: 'Wallet',
-              token_symbol: null,
-              token_decimals: null,
-              token_logo: null,
-              chain_logo: null,
-              wallet_logo: null,
-            },
-          ],
+          data: [{ ...legacyItem(1), merchant_id: mock.sample.merchantId }],
           next_cursor: 'c1',
           stats: {
             total_customers: 1,

@@ -26,6 +26,7 @@ import {
   useMsw,
   viewBody,
 } from '../helpers';
+import { legacyItem } from '../lists/fixtures';
 
 interface Reply {
   status: number;
@@ -118,21 +119,7 @@ const METHODS: Record<string, Method> = {
     call: async (c) => await c.legacyPayments.list('mer_1', { limit: 10 }),
     schema: LegacyPaymentsPageSchema,
     valid: {
-      data: [
-        {
-          payment_id: 'pay_1',
-          merchant_id: 'mer_1',
-          reference_id: 'order-1',
-          status: 'succeeded',
-          is_terminal: true,
-          wallet_name: 'Wallet',
-          token_symbol: null,
-          token_decimals: null,
-          token_logo: null,
-          chain_logo: null,
-          wallet_logo: null,
-        },
-      ],
+      data: [legacyItem(1)],
       next_cursor: null,
       stats: {
         total_customers: 1,
