@@ -1,5 +1,6 @@
 import { ConfigurationError } from './core/errors';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logger';
+import { type NumericOption, numericOptionProblem } from './core/options';
 import { REDACTED, Redactor } from './core/redact';
 import { Transport } from './core/transport';
 import { LegacyPayments } from './resources/legacy-payments';
@@ -183,13 +184,10 @@ function resolve(options: ClientOptions): Resolved {
   if (!isLogLevel(logLevel)) {
     throw new ConfigurationError('logLevel must be one of debug, info, warn, error, off');
   }
-  const number = (name: string, value: number | undefined, fallback: number, min: number) => {
+  const number = (name: NumericOption, value: number | undefined, fallback: number) => {
     const n = value ?? fallback;
-    if (!Number.isFinite(n) || n < min || (name === 'maxRetries' && !Number.isInteger(n))) {
-      throw new ConfigurationError(
-        `${name} must be a ${min === 0 ? 'non-negative' : 'positive'} number`,
-      );
-    }
+    const problem = numericOptionProblem(name, n);
+    if (problem !== undefined) throw new ConfigurationError(`${name} ${problem}`);
     return n;
   };
   return {
@@ -200,14 +198,9 @@ function resolve(options: ClientOptions): Resolved {
     legacyApiKey: options.legacyApiKey ?? env('MERCHANT_GATEWAY_LEGACY_API_KEY'),
     merchantId: options.merchantId,
     apiVersion: options.apiVersion,
-    timeoutMs: number('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1),
-    maxRetries: number('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0),
-    maxRetryDelayMs: number(
-      'maxRetryDelayMs',
-      options.maxRetryDelayMs,
-      DEFAULT_MAX_RETRY_DELAY_MS,
-      0,
-    ),
+    timeoutMs: number('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    maxRetries: number('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),
+    maxRetryDelayMs: number('maxRetryDelayMs', options.maxRetryDelayMs, DEFAULT_MAX_RETRY_DELAY_MS),
     logLevel,
   };
 }

@@ -13,6 +13,7 @@ import {
   type ValidationIssue,
 } from './errors';
 import type { LevelLogger } from './logger';
+import { type NumericOption, numericOptionProblem } from './options';
 import type { Redactor } from './redact';
 import { retryDelay, sleep } from './retry';
 import { uuidv4 } from './uuid';
@@ -119,16 +120,10 @@ function readText(response: Response, signal: AbortSignal): Promise<string> {
   });
 }
 
-function positive(operation: string, field: string, value: number, allowZero: boolean): number {
-  const ok = Number.isFinite(value) && (allowZero ? value >= 0 : value > 0);
-  if (!ok || (field === 'maxRetries' && !Number.isInteger(value))) {
-    throw new RequestValidationError(operation, [
-      {
-        field,
-        message: allowZero ? 'must be a non-negative integer' : 'must be a positive number',
-      },
-    ]);
-  }
+function numericOption(operation: string, name: NumericOption, value: number): number {
+  const problem = numericOptionProblem(name, value);
+  if (problem !== undefined)
+    throw new RequestValidationError(operation, [{ field: name, message: problem }]);
   return value;
 }
 
@@ -165,17 +160,11 @@ export class Transport {
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const { config } = this;
     const { operation, method, options = {} } = spec;
-    const timeoutMs = positive(
-      operation,
-      'timeoutMs',
-      options.timeoutMs ?? config.timeoutMs,
-      false,
-    );
-    const maxRetries = positive(
+    const timeoutMs = numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs);
+    const maxRetries = numericOption(
       operation,
       'maxRetries',
       options.maxRetries ?? config.maxRetries,
-      true,
     );
 
     let idempotencyKey = options.idempotencyKey;

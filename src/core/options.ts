@@ -1,0 +1,16 @@
+/** The numeric options a client sets and a call may override. */
+export type NumericOption = 'timeoutMs' | 'maxRetries' | 'maxRetryDelayMs';
+
+/**
+ * Why a numeric option's value is not allowed, or undefined when it is. The client's constructor
+ * and every call check the same rule; each throws its own error class.
+ */
+export function numericOptionProblem(name: NumericOption, value: number): string | undefined {
+  if (name === 'maxRetries') {
+    return Number.isInteger(value) && value >= 0 ? undefined : 'must be a non-negative integer';
+  }
+  if (name === 'maxRetryDelayMs') {
+    return Number.isFinite(value) && value >= 0 ? undefined : 'must be a non-negative number';
+  }
+  return Number.isFinite(value) && value >= 1 ? undefined : 'must be at least 1 (milliseconds)';
+}
