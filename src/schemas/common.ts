@@ -71,3 +71,14 @@ export function exact<S extends z.core.$ZodShape>(
 export function maybe<T extends z.ZodMiniType>(schema: T) {
   return z.optional(z.nullable(schema));
 }
+
+/**
+ * A response object: unknown fields the service adds are kept at run time (it parses as
+ * `z.looseObject`), but its type lists only the declared fields, so a misspelt field such as
+ * `payment.gatewayURL` is a compile error instead of `unknown`.
+ */
+export function responseObject<S extends z.core.$ZodShape>(
+  shape: S,
+): z.ZodMiniObject<S, z.core.$strip> {
+  return z.looseObject(shape) as unknown as z.ZodMiniObject<S, z.core.$strip>;
+}
