@@ -2,7 +2,7 @@ import ky, { type KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../schemas/primitives';
-import { createApiError } from './api-error';
+import { ApiError, createApiError, RateLimitedError } from './api-error';
 import { ApiPromise, type WithResponse } from './api-promise';
 import {
   ConnectionError,
@@ -58,7 +58,7 @@ export interface TransportConfig {
 export interface RequestSpec<S extends z.ZodMiniType, T> {
   /** Public method name, e.g. `merchants.create`: named in validation errors. */
   operation: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Encoded path from `path()`. */
   path: string;
   query?: URLSearchParams | undefined;
@@ -71,6 +71,19 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
   response: S;
   select: (body: z.output<S>) => T;
   options?: CreateRequestOptions | undefined;
+  /**
+   * For calls that can act only once without a key (a refund, a delete): once an attempt's outcome
+   * is unknown (no response, a timeout or a 5xx), a later attempt's error this maps to a value
+   * means the earlier attempt acted, so the call resolves with that value.
+   */
+  recoverAfterUnknownOutcome?: ((error: ApiError) => T | undefined) | undefined;
+}
+
+/** No response, a timeout or a 5xx: the service may or may not have acted. */
+function isUnknownOutcome(error: unknown): boolean {
+  if (error instanceof RateLimitedError) return false;
+  if (error instanceof ApiError) return error.status >= 500;
+  return error instanceof ConnectionError || error instanceof TimeoutError;
 }
 
 function checkHeaders(operation: string, headers: Record<string, string>): void {
@@ -198,9 +211,14 @@ export class Transport {
 
     const url = `${config.baseUrl}${spec.path}${spec.query?.size ? `?${spec.query}` : ''}`;
     const label = `${method} ${spec.path}`;
-    // A POST without an idempotency key may have been acted on: only rate limiting retries it.
-    const repeatable = method !== 'POST' || idempotencyKey !== undefined;
+    // A POST without an idempotency key may have been acted on: only rate limiting retries it,
+    // unless the call can tell from a retry's answer that an earlier attempt acted.
+    const repeatable =
+      method !== 'POST' ||
+      idempotencyKey !== undefined ||
+      spec.recoverAfterUnknownOutcome !== undefined;
     const signal = options.signal;
+    let outcomeUnknown = false;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
       const controller = new AbortController();
@@ -229,7 +247,7 @@ export class Transport {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }
         if (!response.ok) {
-          throw createApiError({
+          const error = createApiError({
             method,
             path: spec.path,
             status: response.status,
@@ -237,6 +255,9 @@ export class Transport {
             text,
             redactor: config.redactor,
           });
+          const recovered = outcomeUnknown ? spec.recoverAfterUnknownOutcome?.(error) : undefined;
+          if (recovered !== undefined) return { data: recovered, response };
+          throw error;
         }
         return this.#parse(spec, label, response, text);
       } catch (error) {
@@ -266,6 +287,7 @@ export class Transport {
         minTimeout: 0,
         ...(signal ? { signal } : {}),
         shouldRetry: async ({ error, retriesConsumed }) => {
+          outcomeUnknown ||= isUnknownOutcome(error);
           const wait = retryDelay(error, retriesConsumed + 1, repeatable, config.maxRetryDelayMs);
           if (wait === undefined) return false;
           // Every SDK error message already starts with the method and path.
