@@ -3,9 +3,16 @@ import type { RequestContext } from './context';
 import { faultResponse } from './faults';
 import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './http';
 import { listLegacyPayments, listPayments } from './lists';
+import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
+import { listPartnerPayments } from './partner-payments';
 import { createPayment, getPaymentView } from './payments';
 import { recordRequest } from './request-log';
+import {
+  deleteCryptoSettlement,
+  listSettlements,
+  updateCryptoSettlement,
+} from './settlement-admin';
 import type { Store } from './store';
 
 interface Route {
@@ -34,6 +41,13 @@ const ROUTES: readonly Route[] = [
   route('GET', '/v1/merchants/:merchant_id/payments', listLegacyPayments, true),
   route('POST', '/v1/payments', createPayment),
   route('GET', '/v1/gateway/payment/:id', getPaymentView),
+  // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
+  route('GET', '/v1/payments', listPartnerPayments),
+  route('GET', '/v1/merchants', listMerchants),
+  route('DELETE', '/v1/merchants/:merchantId', deleteMerchant),
+  route('GET', '/v1/merchants/:merchantId/settlements', listSettlements),
+  route('PUT', '/v1/merchants/:merchantId/settlements/crypto/:id', updateCryptoSettlement),
+  route('DELETE', '/v1/merchants/:merchantId/settlements/crypto/:id', deleteCryptoSettlement),
 ];
 
 /**

@@ -101,6 +101,8 @@ export interface MockMerchant {
   status: string;
   iconUrl: string | null;
   createdAt: string;
+  /** When it was deleted (ISO 8601); absent while it is live. A deleted merchant reads as 404. */
+  deletedAt?: string;
   settlements: {
     crypto: { id: string; asset: string; destination: string }[];
     fiat: { id: string; status: string; bankType: string }[];

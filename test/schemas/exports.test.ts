@@ -42,6 +42,16 @@ const samples: Record<string, unknown> = {
   LegacyPaymentSchema: legacyItem(1),
   LegacyPaymentsPageSchema: legacyPage([legacyItem(1)], null),
   LegacyPaymentListParamsSchema: { status: ['succeeded'], sort_by: 'amount', limit: 20 },
+  PartnerPaymentListParamsSchema: { merchantId: ['mer_1', 'mer_2'], status: ['cancelled'] },
+  MerchantListParamsSchema: { status: 'active', search: 'acme', limit: 100, cursor: 'c_2' },
+  MerchantsPageSchema: { merchants: [createdMerchant], totalCount: 1, nextCursor: null },
+  MerchantDeletionSchema: { id: 'mer_1', deleted: true },
+  SettlementListSchema: {
+    fiat: merchantWithSettlements.settlements.fiat,
+    crypto: [{ id: 'cs_1', ...settlement }],
+  },
+  CryptoSettlementUpdateParamsSchema: { destination: PAYOUT_ACCOUNT },
+  CryptoSettlementDeletionSchema: { id: 'cs_1', deleted: true },
 };
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
