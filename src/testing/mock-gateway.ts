@@ -123,6 +123,13 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       checkFault(fault);
       store.faults.push({ options: { ...fault }, remaining: fault.times ?? 1 });
     },
+    setMerchantStatus(merchantId, status) {
+      const merchant = store.merchants.get(merchantId);
+      if (!merchant) throw new Error(`Mock gateway has no merchant ${merchantId}`);
+      if (typeof status !== 'string' || status === '')
+        throw new TypeError('setMerchantStatus: status must be a non-empty string');
+      merchant.status = status;
+    },
     getMerchant(merchantId) {
       const merchant = store.merchants.get(merchantId);
       return merchant && merchantView(merchant);
