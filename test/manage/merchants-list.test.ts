@@ -1,4 +1,4 @@
-import type { Merchant } from 'merchant-gateway';
+import { type Merchant, MerchantGateway, PaginationError } from 'merchant-gateway';
 import { describe, expect, test } from 'vitest';
 import { rejectedBeforeSending, TRANSPORTS, useManagement } from './support';
 
@@ -192,5 +192,39 @@ describe('merchants.list validates its query before sending', () => {
     expect(request?.query).toEqual(
       Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
     );
+  });
+});
+
+describe('merchants.list against a service that repeats a cursor', () => {
+  test('stops with a PaginationError instead of looping, the cursor shown without the key', async () => {
+    const t = { apiKey: 'sk_test_repeating_key' };
+    const merchant = {
+      id: 'mer_1',
+      name: 'Acme',
+      email: null,
+      status: 'active',
+      iconUrl: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    let calls = 0;
+    const gateway = new MerchantGateway({
+      baseUrl: 'https://gateway.test',
+      apiKey: t.apiKey,
+      fetch: async () => {
+        calls++;
+        const body = { merchants: [merchant], totalCount: 9, nextCursor: `c-${t.apiKey}` };
+        return new Response(JSON.stringify(body), {
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+    });
+    const error = await gateway.merchants
+      .list()
+      .toArray({ limit: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as PaginationError).message).toContain('c-***');
+    expect((error as PaginationError).message).not.toContain(t.apiKey);
+    expect(calls).toBe(2);
   });
 });
