@@ -1,6 +1,6 @@
 // Why: publint and attw read the tarball; only installing it as a user would shows that it loads and typechecks.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -228,6 +228,14 @@ ${useMock}
     ],
     bare,
   );
+
+  // The command lands in the build once tsup has its entry; until then the `bin` is only declared.
+  const bin = join(bare, 'node_modules/.bin/merchant-gateway-mock');
+  if (existsSync(join(bare, 'node_modules/merchant-gateway/dist/testing/cli.js'))) {
+    const usage = step('merchant-gateway-mock --help (no msw)', bin, ['--help'], bare);
+    if (!usage.includes('--port'))
+      throw new Error(`check-pack: unexpected --help output: ${usage}`);
+  }
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {
