@@ -2,7 +2,7 @@
 import type { Bounds } from './text';
 
 /** `limit`: items per page. */
-export const LIST_LIMIT: Bounds = Object.freeze({ min: 1, max: 200 });
+export const LIST_LIMIT: Bounds = { min: 1, max: 200 };
 
 /** Whether `n` is a page size the lists accept: an integer within `LIST_LIMIT`. */
 export function isListLimit(n: number): boolean {

@@ -2,7 +2,7 @@
 import type { Bounds } from './text';
 
 /** `merchantName`: 1 to 256 characters (code points, see `codePointLength`). */
-export const MERCHANT_NAME_LENGTH: Bounds = Object.freeze({ min: 1, max: 256 });
+export const MERCHANT_NAME_LENGTH: Bounds = { min: 1, max: 256 };
 
 /** Email pattern published by the service: no leading dot, no `..`, a TLD of 2+ letters. */
 export const EMAIL_PATTERN =

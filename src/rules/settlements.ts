@@ -2,10 +2,10 @@
 import { type Bounds, hasLengthWithin } from './text';
 
 /** Settlements per registration call. */
-export const SETTLEMENTS_PER_CALL: Bounds = Object.freeze({ min: 1, max: 50 });
+export const SETTLEMENTS_PER_CALL: Bounds = { min: 1, max: 50 };
 
 /** `asset` and `destination`: 1 to 256 characters each, before their patterns. */
-export const SETTLEMENT_FIELD_LENGTH: Bounds = Object.freeze({ min: 1, max: 256 });
+export const SETTLEMENT_FIELD_LENGTH: Bounds = { min: 1, max: 256 };
 
 /** CAIP-19 asset id: `<chain_namespace>:<chain_reference>/<asset_namespace>:<asset_reference>`. */
 export const CAIP19_PATTERN =

@@ -23,10 +23,19 @@ export function createHandlers(msw: MswModule, store: Store): Msw.HttpHandler[] 
 /**
  * Loads msw synchronously, for the `mock.handlers` getter: only then, so `mock.fetch` and
  * `mock.listen()` work where msw is not installed. Returns undefined where no synchronous loader
- * exists (a browser bundle): `loadMswAsync` covers that case.
+ * exists (a browser bundle): `importMsw` covers that case.
  */
 export function requireMsw(): MswModule | undefined {
-  const load = nodeRequire();
+  return loadMsw(nodeRequire());
+}
+
+/** Loads msw with a dynamic import, which bundlers and every runtime understand. */
+export function importMsw(): Promise<MswModule> {
+  return importMswWith(() => import('msw'));
+}
+
+/** `requireMsw` with its loader given; a missing msw becomes an error that says what to install. */
+export function loadMsw(load: ((id: string) => unknown) | undefined): MswModule | undefined {
   if (!load) return undefined;
   try {
     return load('msw') as MswModule;
@@ -36,10 +45,10 @@ export function requireMsw(): MswModule | undefined {
   }
 }
 
-/** Loads msw with a dynamic import, which bundlers and every runtime understand. */
-export async function importMsw(): Promise<MswModule> {
+/** `importMsw` with its import given; a missing msw becomes an error that says what to install. */
+export async function importMswWith(load: () => Promise<MswModule>): Promise<MswModule> {
   try {
-    return await import('msw');
+    return await load();
   } catch (error) {
     if (isModuleNotFound(error)) throw new Error(MISSING_MSW, { cause: error });
     throw error;
