@@ -325,4 +325,19 @@ describe('where the SDK and the service differ on purpose', () => {
       'refused',
     );
   });
+
+  it('the SDK refuses an empty filter value as a likely mistake; the service publishes no rule, and the mock takes it', async () => {
+    expect(await sdkVerdict(() => gateway.payments.list({ tokenSymbol: '' }))).toBe('refused');
+    const raw = { headers: { 'Merchant-Id': merchantId } };
+    expect(await mockVerdict('/v1/merchants/payments?token_symbol=', raw)).toBe('accepted');
+  });
+
+  it('only the mock refuses an endTs before startTs: the SDK sends the range as given', async () => {
+    const query = { startTs: '2026-02-01T00:00:00Z', endTs: '2026-01-01T00:00:00Z' };
+    expect(await sdkVerdict(() => gateway.payments.list(query))).toBe('accepted');
+    const raw = { headers: { 'Merchant-Id': merchantId } };
+    expect(await mockVerdict(`/v1/merchants/payments?${new URLSearchParams(query)}`, raw)).toBe(
+      'refused',
+    );
+  });
 });
