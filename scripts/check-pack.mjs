@@ -1,6 +1,6 @@
 // Why: publint and attw read the tarball; only installing it as a user would shows that it loads and typechecks.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -89,7 +89,8 @@ try {
   // The mock lands on another branch; until then the entry only has to load.
   const hasMock = testingDts.includes('createMockGateway');
   const mockCheck = hasMock
-    ? `if (typeof t.createMockGateway !== 'function') throw new Error('no createMockGateway export');`
+    ? `if (typeof t.createMockGateway !== 'function') throw new Error('no createMockGateway export');
+       if (t.createMockGateway().handlers.length !== 1) throw new Error('mock.handlers did not load msw');`
     : '';
   step(
     'require("merchant-gateway/testing")',
@@ -166,6 +167,75 @@ ${useMock}
     [tsc, '-p', 'tsconfig.bundler.json'],
     app,
   );
+
+  // The testing entry without its optional peer: mock.fetch and mock.listen() must work, and only
+  // mock.handlers may ask for msw.
+  const bare = join(temp, 'bare');
+  mkdirSync(bare);
+  writeFileSync(
+    join(bare, 'package.json'),
+    `${JSON.stringify({ name: 'pack-check-bare', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  step(
+    'npm install <tarball> (no msw)',
+    'npm',
+    ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'],
+    bare,
+  );
+  const bareUse = `
+    if (typeof t.createMockGateway !== 'function') throw new Error('no createMockGateway export');
+    let mswFound = true;
+    try { require.resolve('msw'); } catch { mswFound = false; }
+    if (mswFound) throw new Error('msw is installed: this case needs a project without it');
+    const mock = t.createMockGateway();
+    const headers = { 'Api-Key': mock.credentials.apiKey };
+    const path = '/v1/merchants/' + mock.sample.merchantId;
+    const viaFetch = await mock.fetch('https://gateway.test' + path, { headers });
+    if (viaFetch.status !== 200) throw new Error('mock.fetch answered ' + viaFetch.status);
+    const server = await mock.listen();
+    try {
+      const viaHttp = await fetch(server.url + path, { headers });
+      if (viaHttp.status !== 200) throw new Error('mock.listen() answered ' + viaHttp.status);
+    } finally {
+      await server.close();
+    }
+    let message = '';
+    try { void mock.handlers; } catch (error) { message = error.message; }
+    if (!message.includes('msw')) throw new Error('mock.handlers without msw: ' + (message || 'no error'));
+    const loaded = await mock.loadHandlers().then(() => '', (error) => error.message);
+    if (!loaded.includes('msw')) throw new Error('mock.loadHandlers() without msw: ' + (loaded || 'no error'));
+  `;
+  step(
+    'import("merchant-gateway/testing") without msw: fetch, listen',
+    'node',
+    [
+      '--input-type=module',
+      '-e',
+      `import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const t = await import('merchant-gateway/testing');
+      ${bareUse}`,
+    ],
+    bare,
+  );
+  step(
+    'require("merchant-gateway/testing") without msw: fetch, listen',
+    'node',
+    [
+      '-e',
+      `(async () => { const t = require('merchant-gateway/testing'); ${bareUse} })()
+      .catch((error) => { console.error(error); process.exit(1); });`,
+    ],
+    bare,
+  );
+
+  // The command lands in the build once tsup has its entry; until then the `bin` is only declared.
+  const bin = join(bare, 'node_modules/.bin/merchant-gateway-mock');
+  if (existsSync(join(bare, 'node_modules/merchant-gateway/dist/testing/cli.js'))) {
+    const usage = step('merchant-gateway-mock --help (no msw)', bin, ['--help'], bare);
+    if (!usage.includes('--port'))
+      throw new Error(`check-pack: unexpected --help output: ${usage}`);
+  }
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

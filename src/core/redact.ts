@@ -1,20 +1,10 @@
-/** Stands in for every secret the SDK holds, wherever it would otherwise appear. */
-export const REDACTED = '***';
+import { isCredentialHeader, REDACTED } from '../rules/headers';
 
-const SENSITIVE_HEADERS = new Set([
-  'api-key',
-  'x-api-key',
-  'app-id',
-  'client-id',
-  'authorization',
-  'cookie',
-  'set-cookie',
-]);
+/** Stands in for every secret the SDK holds, wherever it would otherwise appear. */
+export { REDACTED };
 
 /** Whether a header carries a credential, whatever its value. */
-export function isSensitiveHeader(name: string): boolean {
-  return SENSITIVE_HEADERS.has(name.toLowerCase());
-}
+export const isSensitiveHeader = isCredentialHeader;
 
 /**
  * Replaces the client's secrets in strings, nested values and headers. Built once per client from

@@ -1,7 +1,7 @@
 import ky, { type KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../schemas/primitives';
+import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
 import { ApiError, createApiError, RateLimitedError } from './api-error';
 import { ApiPromise, type WithResponse } from './api-promise';
 import {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { hasLengthWithin } from '../rules/text';
 
 /**
  * A string enum the service may extend: typed as its known values while any other string is
@@ -15,13 +16,10 @@ export function requiredString() {
   });
 }
 
-/** A string whose length in Unicode code points (as JSON Schema counts) is within [min, max]. */
+/** A string whose length in Unicode code points (as the service counts) is within [min, max]. */
 export function text(min: number, max: number) {
   return requiredString().check(
-    z.refine((s) => {
-      const length = [...s].length;
-      return length >= min && length <= max;
-    }, `must be ${min} to ${max} characters`),
+    z.refine((s) => hasLengthWithin(s, { min, max }), `must be ${min} to ${max} characters`),
   );
 }
 

@@ -1,34 +1,25 @@
 import * as z from 'zod/mini';
+import { isIsoDateTime, toWireDateTime } from '../rules/dates';
+import {
+  isListLimit,
+  isNetworkFilter,
+  LIST_LIMIT,
+  LIST_SORT_BY,
+  LIST_SORT_DIR,
+  REFERENCE_FILTER_PATTERN,
+} from '../rules/lists';
+import {
+  LEGACY_LIST_PAYMENT_STATUSES as LEGACY_STATUSES,
+  LIST_PAYMENT_STATUSES as LIST_STATUSES,
+  type ListPaymentStatus,
+} from '../rules/payments';
 import { matching, maybe, openEnum, satisfying } from './common';
 import { AmountDisplaySchema } from './payments';
-import {
-  CAIP2_PATTERN,
-  isIsoDateTime,
-  REFERENCE_FILTER_PATTERN,
-  toWireDateTime,
-} from './primitives';
 
-/**
- * The statuses the payment lists show and filter on. `cancelled` comes with the 2026-02-19
- * contract; a service on 2026-02-18 shows a cancelled payment as `failed`.
- */
-export type ListPaymentStatus =
-  | 'requires_action'
-  | 'processing'
-  | 'succeeded'
-  | 'failed'
-  | 'expired'
-  | 'cancelled';
+export type { ListPaymentStatus };
 
 /** The six statuses a list's `status` filter accepts. */
-export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = [
-  'requires_action',
-  'processing',
-  'succeeded',
-  'failed',
-  'expired',
-  'cancelled',
-];
+export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = LIST_STATUSES;
 
 // ---------------------------------------------------------------- responses
 
@@ -188,21 +179,18 @@ export const nonEmpty = z
   .check(z.minLength(1, 'must not be empty'));
 
 const statuses = oneOrMany(
-  z.enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']),
-  'must be one of requires_action, processing, succeeded, failed, expired, cancelled, or a non-empty array of them',
+  z.enum(LIST_STATUSES),
+  `must be one of ${LIST_STATUSES.join(', ')}, or a non-empty array of them`,
 );
 // The deprecated list knows five statuses: it never gained `cancelled`.
 const legacyStatuses = oneOrMany(
-  z.enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired']),
-  'must be one of requires_action, processing, succeeded, failed, expired, or a non-empty array of them',
+  z.enum(LEGACY_STATUSES),
+  `must be one of ${LEGACY_STATUSES.join(', ')}, or a non-empty array of them`,
 );
-const sortBy = z.enum(['date', 'amount'], { error: 'must be "date" or "amount"' });
-const sortDir = z.enum(['asc', 'desc'], { error: 'must be "asc" or "desc"' });
-const limit = z
-  .number({ error: 'must be an integer from 1 to 200' })
-  .check(
-    z.refine((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'must be an integer from 1 to 200'),
-  );
+const sortBy = z.enum(LIST_SORT_BY, { error: 'must be "date" or "amount"' });
+const sortDir = z.enum(LIST_SORT_DIR, { error: 'must be "asc" or "desc"' });
+const LIMIT_RULE = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
+const limit = z.number({ error: LIMIT_RULE }).check(z.refine(isListLimit, LIMIT_RULE));
 
 /** Query of `payments.list`. Every filter is optional; pages are 1 to 200 items. */
 export const PaymentListParamsSchema = z.strictObject({
@@ -217,7 +205,7 @@ export const PaymentListParamsSchema = z.strictObject({
   /** Comma-separated CAIP-2 chain ids, e.g. `'eip155:8453,eip155:1'`; sent as it is. */
   network: z.optional(
     satisfying(
-      (value) => value.split(',').every((id) => CAIP2_PATTERN.test(id)),
+      isNetworkFilter,
       'must be comma-separated CAIP-2 chain ids, e.g. eip155:8453,eip155:1',
     ),
   ),

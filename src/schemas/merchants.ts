@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../rules/merchants';
 import { exact, matching, maybe, openEnum, satisfying, text } from './common';
-import { EMAIL_PATTERN, isHttpsUrl } from './primitives';
 import { CryptoSettlementSchema } from './settlements';
 
 /** Merchant statuses the service documents; others may come. */
@@ -46,14 +46,11 @@ export const MerchantWithSettlementsEnvelopeSchema = z.looseObject({
   merchant: MerchantWithSettlementsSchema,
 });
 
-const merchantName = text(1, 256);
+const merchantName = text(MERCHANT_NAME_LENGTH.min, MERCHANT_NAME_LENGTH.max);
 const merchantEmail = matching(
   EMAIL_PATTERN,
   'must be an email address (no leading dot, no "..", a top-level domain of 2+ letters)',
 );
-// URL parsing repairs `https:host` and backslashes, but the service sees the string as sent.
-const isIconUrl = (value: string) =>
-  /^https:\/\/[^/\\]/i.test(value) && !value.includes('\\') && isHttpsUrl(value);
 const iconUrl = z.nullable(satisfying(isIconUrl, 'must be an https:// URL, or null'));
 
 /** Body of `merchants.create`. `iconUrl` null or absent leaves the logo unset. */

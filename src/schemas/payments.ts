@@ -1,24 +1,17 @@
 import * as z from 'zod/mini';
+import {
+  FIAT_UNIT_PATTERN,
+  FINAL_PAYMENT_STATUSES as FINAL,
+  type KnownPaymentStatus,
+  MINOR_UNITS_PATTERN,
+} from '../rules/payments';
 import { exact, matching, maybe, openEnum, requiredString } from './common';
-import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from './primitives';
 
 /** Payment statuses the service documents; others may come (and are not final). */
-export type PaymentStatus =
-  | 'requires_action'
-  | 'processing'
-  | 'succeeded'
-  | 'failed'
-  | 'expired'
-  | 'cancelled'
-  | (string & {});
+export type PaymentStatus = KnownPaymentStatus | (string & {});
 
 /** Statuses after which a payment no longer changes. */
-export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'succeeded',
-  'failed',
-  'expired',
-  'cancelled',
-];
+export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = FINAL;
 
 /** What `payments.create` returns: where to send the buyer, and how to follow the payment. */
 export const PaymentCreatedSchema = z.looseObject({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { exact, matching } from './common';
-import { CAIP10_PATTERN, CAIP19_PATTERN } from './primitives';
+import { isCaip10AccountId, isCaip19AssetId, SETTLEMENTS_PER_CALL } from '../rules/settlements';
+import { exact, satisfying } from './common';
 
 /** A crypto settlement destination registered for a merchant. */
 export const CryptoSettlementSchema = z.looseObject({
@@ -14,25 +14,27 @@ export type CryptoSettlement = z.infer<typeof CryptoSettlementSchema>;
 /** One settlement to register: an asset and the account that receives it. */
 export const CryptoSettlementParamsSchema = exact({
   /** CAIP-19 asset id, e.g. `eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`. */
-  asset: matching(
-    CAIP19_PATTERN,
+  asset: satisfying(
+    isCaip19AssetId,
     'must be a CAIP-19 asset id: <chain_namespace>:<chain_reference>/<asset_namespace>:<asset_reference>',
   ),
   /** CAIP-10 account id, e.g. `eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb`. */
-  destination: matching(
-    CAIP10_PATTERN,
+  destination: satisfying(
+    isCaip10AccountId,
     'must be a CAIP-10 account id: <chain_namespace>:<chain_reference>:<address>',
   ),
 });
 /** One settlement to register with `settlements.createCrypto`: `asset` and `destination`. */
 export type CryptoSettlementParams = z.input<typeof CryptoSettlementParamsSchema>;
 
+const SETTLEMENT_COUNT = `must hold ${SETTLEMENTS_PER_CALL.min} to ${SETTLEMENTS_PER_CALL.max} settlements`;
+
 /** 1 to 50 settlements per call. */
 export const CryptoSettlementListParamsSchema = z
   .array(CryptoSettlementParamsSchema, { error: 'must be an array of { asset, destination }' })
   .check(
-    z.minLength(1, 'must hold 1 to 50 settlements'),
-    z.maxLength(50, 'must hold 1 to 50 settlements'),
+    z.minLength(SETTLEMENTS_PER_CALL.min, SETTLEMENT_COUNT),
+    z.maxLength(SETTLEMENTS_PER_CALL.max, SETTLEMENT_COUNT),
   );
 
 export const CryptoSettlementsEnvelopeSchema = z.looseObject({

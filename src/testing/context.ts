@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/primitives';
+import { IDEMPOTENCY_KEY_PATTERN } from '../rules/headers';
 import { canonicalJson, type Issue, json, ServiceError, validationError } from './http';
 import type { Store } from './store';
 

@@ -1,6 +1,7 @@
 /**
  * `merchant-gateway/testing`: an in-memory, stateful mock of the gateway service for tests.
- * It needs the optional peer dependency `msw`; the main entry never loads it.
+ * `mock.fetch` and `mock.listen()` need nothing more; `mock.handlers` loads the optional peer
+ * dependency `msw` on first read. The main entry never loads msw.
  */
 export { createMockGateway } from './mock-gateway';
 export type {

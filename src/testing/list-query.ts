@@ -1,4 +1,12 @@
-import { CAIP2_PATTERN, isIsoDateTime, REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
+import { isIsoDateTime, isoDateTimeToMs } from '../rules/dates';
+import {
+  CAIP2_PATTERN,
+  isListLimit,
+  LIST_LIMIT,
+  LIST_SORT_BY,
+  LIST_SORT_DIR,
+  REFERENCE_FILTER_PATTERN,
+} from '../rules/lists';
 import { type Issue, ServiceError, validationError } from './http';
 import { LIST_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from './records';
 
@@ -82,8 +90,8 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
     tokens: readAll(params, names.token),
     networks,
     referenceId: kind === 'payments' ? referenceId : undefined,
-    sortBy: readEnum(params, names.sortBy, ['date', 'amount'] as const, 'date'),
-    sortDir: readEnum(params, names.sortDir, ['asc', 'desc'] as const, 'desc'),
+    sortBy: readEnum(params, names.sortBy, LIST_SORT_BY, 'date'),
+    sortDir: readEnum(params, names.sortDir, LIST_SORT_DIR, 'desc'),
     cursor: params.get('cursor') ?? undefined,
     limit,
   };
@@ -101,15 +109,18 @@ function readDate(params: URLSearchParams, name: string, issues: Issue[]): numbe
     issues.push({ field: name, message: 'must be an ISO 8601 date-time with Z or an offset' });
     return undefined;
   }
-  return isoToMs(value);
+  return isoDateTimeToMs(value);
 }
 
 function readLimit(params: URLSearchParams, issues: Issue[]): number {
   const value = params.get('limit');
   if (value === null) return 20;
   const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= 200)) {
-    issues.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
+  if (!isListLimit(limit)) {
+    issues.push({
+      field: 'limit',
+      message: `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`,
+    });
   }
   return limit;
 }
@@ -128,23 +139,4 @@ function readEnum<T extends string>(
     });
   }
   return value as T;
-}
-
-const ISO_PARTS =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
-
-/** Epoch ms of a date-time `isIsoDateTime` accepted (Date.parse is lax about these forms). */
-function isoToMs(value: string): number {
-  const [, y, mo, d, h, mi, s, frac, sign, oh, om] = ISO_PARTS.exec(value) ?? [];
-  const utc = Date.UTC(
-    Number(y),
-    Number(mo) - 1,
-    Number(d),
-    Number(h),
-    Number(mi),
-    Number(s ?? 0),
-    Number((frac ?? '0').padEnd(3, '0').slice(0, 3)),
-  );
-  const offset = sign === undefined ? 0 : (Number(oh) * 60 + Number(om)) * 60_000;
-  return sign === '-' ? utc + offset : utc - offset;
 }

@@ -5,11 +5,13 @@ import type { Store } from './store';
 import type { ListenOptions, MockServer } from './types';
 
 /**
- * Serves the mock over real HTTP on 127.0.0.1. `node:http` is loaded here, on first use, so the
- * testing entry still loads where Node's modules do not exist (msw in a browser).
+ * Serves the mock over real HTTP, on 127.0.0.1 unless `host` says otherwise. `node:http` is loaded
+ * here, on first use, so the testing entry still loads where Node's modules do not exist (msw in a browser).
  */
 export async function listen(store: Store, options: ListenOptions = {}): Promise<MockServer> {
   const { createServer } = await import('node:http');
+  // Node binds an IPv6 address written without brackets; a URL writes it with them.
+  const host = (options.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const server = createServer((req, res) => {
     serve(store, req, res).catch((error: unknown) => {
       res.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -17,14 +19,21 @@ export async function listen(store: Store, options: ListenOptions = {}): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { url: `http://127.0.0.1:${port}`, close: () => close(server) };
+  return { url: `http://${urlHost(host)}:${port}`, close: () => close(server) };
+}
+
+/** The host a client dials: a wildcard address names the loopback of its family, IPv6 in brackets. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 async function serve(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {

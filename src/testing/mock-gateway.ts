@@ -1,6 +1,6 @@
 import { checkFault } from './faults';
 import { handle } from './handle';
-import { createHandlers } from './handlers';
+import { createHandlers, importMsw, requireMsw } from './handlers';
 import { isNetworkError } from './http';
 import { listen } from './listen';
 import { merchantJson, settlementsJson } from './merchants';
@@ -80,11 +80,27 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (!payment) throw new Error(`Mock gateway has no payment ${id}`);
     return payment;
   };
+  // Built on first read, so msw loads only for those who serve the mock with it.
+  let handlers: ReturnType<typeof createHandlers> | undefined;
 
   return {
     credentials,
     sample: store.sample,
-    handlers: createHandlers(store),
+    get handlers() {
+      if (handlers) return handlers;
+      const msw = requireMsw();
+      if (!msw) {
+        throw new Error(
+          'mock.handlers cannot load msw synchronously in this runtime: call `await mock.loadHandlers()` instead',
+        );
+      }
+      handlers = createHandlers(msw, store);
+      return handlers;
+    },
+    async loadHandlers() {
+      handlers ??= createHandlers(await importMsw(), store);
+      return handlers;
+    },
     get requests() {
       return store.requests;
     },

@@ -1,36 +1,24 @@
+import {
+  FINAL_PAYMENT_STATUSES,
+  type KnownPaymentStatus,
+  LEGACY_LIST_PAYMENT_STATUSES,
+  type LegacyListPaymentStatus,
+  PAYMENT_STATUSES as STATUSES,
+} from '../rules/payments';
 import { type Token, WALLETS, type Wallet } from './catalog';
 import type { Rng } from './rng';
 
 /** Every status a payment can have. `cancelled` shows in the replacement lists only (see list-items.ts). */
-export type PaymentStatus =
-  | 'requires_action'
-  | 'processing'
-  | 'succeeded'
-  | 'failed'
-  | 'expired'
-  | 'cancelled';
+export type PaymentStatus = KnownPaymentStatus;
 
 /** The statuses the deprecated payment list shows and filters on. */
-export type ListStatus = Exclude<PaymentStatus, 'cancelled'>;
+export type ListStatus = LegacyListPaymentStatus;
 
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'requires_action',
-  'processing',
-  'succeeded',
-  'failed',
-  'expired',
-  'cancelled',
-];
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = STATUSES;
 
-export const LIST_STATUSES: readonly ListStatus[] = [
-  'requires_action',
-  'processing',
-  'succeeded',
-  'failed',
-  'expired',
-];
+export const LIST_STATUSES: readonly ListStatus[] = LEGACY_LIST_PAYMENT_STATUSES;
 
-const FINAL: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
+const FINAL: ReadonlySet<PaymentStatus> = new Set(FINAL_PAYMENT_STATUSES);
 
 export function isFinalStatus(status: PaymentStatus): boolean {
   return FINAL.has(status);

@@ -1,6 +1,5 @@
+import { isCredentialHeader, REDACTED } from '../rules/headers';
 import type { RecordedRequest } from './types';
-
-const MASKED = new Set(['api-key', 'x-api-key', 'app-id', 'client-id', 'authorization']);
 
 /** What a test sees of a request: credentials masked, query and JSON body parsed. */
 export function recordRequest(
@@ -15,7 +14,8 @@ export function recordRequest(
     query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of request.headers) headers[name] = MASKED.has(name) ? '***' : value;
+  for (const [name, value] of request.headers)
+    headers[name] = isCredentialHeader(name) ? REDACTED : value;
   return { method: request.method, url: url.href, path, query, headers, body: parseBody(bodyText) };
 }
 

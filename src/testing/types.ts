@@ -157,8 +157,13 @@ export interface MockSample {
 
 /** Options of `MockGateway.listen`. */
 export interface ListenOptions {
-  /** TCP port on 127.0.0.1. @default 0 (any free port) */
+  /** TCP port. @default 0 (any free port) */
   port?: number;
+  /**
+   * Address to bind: `'0.0.0.0'` or `'::'` serve other containers too (the returned `url` then names
+   * `127.0.0.1` or `[::1]`). @default '127.0.0.1'
+   */
+  host?: string;
 }
 
 /** The mock served over HTTP by `listen()`. */
@@ -175,13 +180,25 @@ export interface MockGateway {
   readonly credentials: Readonly<MockCredentials>;
   /** The seeded sample merchant and what its data holds (frozen). */
   readonly sample: Readonly<MockSample>;
-  /** msw request handlers for any URL with `/v1/` in its path, on any origin: `setupServer(...mock.handlers)`. */
+  /**
+   * msw request handlers for any URL with `/v1/` in its path, on any origin: `setupServer(...mock.handlers)`.
+   * msw (an optional peer dependency) is loaded on the first read, synchronously: in Node, Bun and
+   * Deno. Throws when msw is not installed; where it cannot load synchronously (a browser bundle),
+   * use `await mock.loadHandlers()`.
+   */
   readonly handlers: HttpHandler[];
+  /**
+   * The same handlers as `mock.handlers`, with msw loaded by a dynamic `import()`: works in any
+   * runtime and bundler. After it resolves, `mock.handlers` reads them synchronously everywhere.
+   * @example
+   * const worker = setupWorker(...(await mock.loadHandlers()));
+   */
+  loadHandlers(): Promise<HttpHandler[]>;
   /** Every request received since creation or the last `reset()`, oldest first. */
   readonly requests: readonly RecordedRequest[];
   /** A `fetch` answered by the mock itself (no msw, no socket); a network fault rejects with a TypeError. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** Serves the mock over real HTTP on 127.0.0.1. */
+  /** Serves the mock over real HTTP, on 127.0.0.1 unless `options.host` says otherwise. */
   listen(options?: ListenOptions): Promise<MockServer>;
   /** Back to the seeded state: data, ids, recorded requests and pending faults. */
   reset(): void;

@@ -1,19 +1,25 @@
+import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../rules/merchants';
+import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../rules/payments';
 import {
   CAIP10_PATTERN,
   CAIP19_PATTERN,
-  EMAIL_PATTERN,
-  FIAT_UNIT_PATTERN,
-  isHttpsUrl,
-  MINOR_UNITS_PATTERN,
-} from '../schemas/primitives';
+  SETTLEMENT_FIELD_LENGTH,
+  SETTLEMENTS_PER_CALL,
+} from '../rules/settlements';
+import { type Bounds, hasLengthWithin } from '../rules/text';
 import type { Issue } from './http';
 
 /** Field checks of the request bodies, each adding to `issues` what is wrong with one field. */
 
 export function checkName(issues: Issue[], field: string, value: unknown): void {
-  if (typeof value !== 'string' || value.length < 1 || value.length > 256) {
-    issues.push({ field, message: 'must be a string of 1 to 256 characters' });
-  }
+  checkLength(issues, field, value, MERCHANT_NAME_LENGTH);
+}
+
+/** A string of `bounds` characters (code points, as the service counts); false when it is not. */
+function checkLength(issues: Issue[], field: string, value: unknown, bounds: Bounds): boolean {
+  if (typeof value === 'string' && hasLengthWithin(value, bounds)) return true;
+  issues.push({ field, message: `must be a string of ${bounds.min} to ${bounds.max} characters` });
+  return false;
 }
 
 export function checkEmail(issues: Issue[], field: string, value: unknown): void {
@@ -24,7 +30,7 @@ export function checkEmail(issues: Issue[], field: string, value: unknown): void
 
 /** An HTTPS URL, or null (no logo). */
 export function checkIconUrl(issues: Issue[], field: string, value: unknown): void {
-  if (value !== null && (typeof value !== 'string' || !isHttpsUrl(value))) {
+  if (value !== null && (typeof value !== 'string' || !isIconUrl(value))) {
     issues.push({ field, message: 'must be an https URL or null' });
   }
 }
@@ -36,17 +42,19 @@ function checkIdentifier(
   pattern: RegExp,
   what: string,
 ): void {
-  if (typeof value !== 'string' || value.length < 1 || value.length > 256) {
-    issues.push({ field, message: 'must be a string of 1 to 256 characters' });
-  } else if (!pattern.test(value)) {
+  if (
+    checkLength(issues, field, value, SETTLEMENT_FIELD_LENGTH) &&
+    !pattern.test(value as string)
+  ) {
     issues.push({ field, message: `must be a ${what}` });
   }
 }
 
 /** `settlements`: 1 to 50 entries of `{ asset: CAIP-19, destination: CAIP-10 }`. */
 export function checkSettlements(issues: Issue[], value: unknown): void {
-  if (!Array.isArray(value) || value.length < 1 || value.length > 50) {
-    issues.push({ field: 'settlements', message: 'must be an array of 1 to 50 entries' });
+  const { min, max } = SETTLEMENTS_PER_CALL;
+  if (!Array.isArray(value) || value.length < min || value.length > max) {
+    issues.push({ field: 'settlements', message: `must be an array of ${min} to ${max} entries` });
     return;
   }
   value.forEach((entry: unknown, i) => {

@@ -77,3 +77,71 @@ describe('listen()', () => {
     await expect(fetch(`${other.url}/v1/merchants`)).rejects.toBeInstanceOf(TypeError);
   });
 });
+
+describe('listen({ host })', () => {
+  const mock = createMockGateway();
+  const get = (url: string) =>
+    fetch(`${url}/v1/merchants/${mock.sample.merchantId}`, {
+      headers: { 'Api-Key': mock.credentials.apiKey },
+    });
+
+  it('binds every IPv4 interface for 0.0.0.0 and names 127.0.0.1 in its url', async () => {
+    const server = await mock.listen({ host: '0.0.0.0' });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await get(server.url)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('binds every IPv6 interface for :: and names [::1] in its url', async () => {
+    const server = await mock.listen({ host: '::' });
+    try {
+      expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await get(server.url)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes an IPv6 address with or without brackets and writes it bracketed in the url', async () => {
+    for (const host of ['::1', '[::1]']) {
+      const server = await mock.listen({ host });
+      try {
+        expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+        expect((await get(server.url)).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('rejects when the port is taken', async () => {
+    const first = await mock.listen();
+    try {
+      const { port } = new URL(first.url);
+      await expect(mock.listen({ port: Number(port) })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe('mock.handlers', () => {
+  it('loads msw on first read and gives the same handlers on every read, sync or async', async () => {
+    const mock = createMockGateway();
+    const handlers = mock.handlers;
+    expect(handlers).toHaveLength(1);
+    expect(mock.handlers).toBe(handlers);
+    expect(await mock.loadHandlers()).toBe(handlers);
+  });
+
+  it('can be loaded with a dynamic import first, then read synchronously', async () => {
+    const mock = createMockGateway();
+    const handlers = await mock.loadHandlers();
+    expect(mock.handlers).toBe(handlers);
+  });
+});
