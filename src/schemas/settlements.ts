@@ -1,15 +1,18 @@
 import * as z from 'zod/mini';
-import { exact, matching } from './common';
+import { exact, matching, responseObject } from './common';
 import { CAIP10_PATTERN, CAIP19_PATTERN } from './primitives';
 
-/** A crypto settlement destination registered for a merchant. */
-export const CryptoSettlementSchema = z.looseObject({
+const cryptoSettlement = responseObject({
   id: z.string(),
+  /** CAIP-19 asset id. */
   asset: z.string(),
+  /** CAIP-10 account id. */
   destination: z.string(),
 });
 /** A registered crypto settlement: its id, CAIP-19 asset and CAIP-10 destination. */
-export type CryptoSettlement = z.infer<typeof CryptoSettlementSchema>;
+export interface CryptoSettlement extends z.output<typeof cryptoSettlement> {}
+/** A crypto settlement destination registered for a merchant. */
+export const CryptoSettlementSchema: z.ZodMiniType<CryptoSettlement> = cryptoSettlement;
 
 /** One settlement to register: an asset and the account that receives it. */
 export const CryptoSettlementParamsSchema = exact({
@@ -35,6 +38,6 @@ export const CryptoSettlementListParamsSchema = z
     z.maxLength(50, 'must hold 1 to 50 settlements'),
   );
 
-export const CryptoSettlementsEnvelopeSchema = z.looseObject({
+export const CryptoSettlementsEnvelopeSchema = responseObject({
   settlements: z.array(CryptoSettlementSchema),
 });
