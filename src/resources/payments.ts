@@ -28,14 +28,16 @@ export class Payments {
   /**
    * Creates a payment and returns the gateway URL to send the buyer to.
    *
-   * Without `idempotencyKey` a failed attempt is retried only on rate limiting (the service did
-   * not act), never after a timeout or 5xx, which could create a second payment. Give a key of
-   * your own (e.g. your order id) and those failures are retried too, safely.
+   * Always sends an Idempotency-Key: yours, or a UUID v4 generated once per call and reused by
+   * every retry, so a timeout, a dropped connection or a 5xx is retried and still makes exactly
+   * one payment. Derive your own key from the order (`order-${order.id}`) and send the same body
+   * for that order, so a repeat after a crash returns the original payment too; every error of
+   * the call carries the key it sent as `error.idempotencyKey`.
    *
    * @example
    * ```ts
    * const payment = await gateway.payments.create(
-   *   { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-1042' },
+   *   { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-1042', expiresAt: null },
    *   { idempotencyKey: 'order-1042' },
    * );
    * redirect(payment.gatewayUrl);
@@ -70,7 +72,7 @@ export class Payments {
         path: '/v1/payments',
         headers: { 'Merchant-Id': merchantId },
         body,
-        idempotency: 'optional',
+        idempotency: 'always',
         response: PaymentCreatedSchema,
         select: (payment) => payment,
         options,
