@@ -28,7 +28,7 @@ export {
   ResponseValidationError,
   TimeoutError,
 } from './core/errors';
-export type { Logger, LogLevel } from './core/logger';
+export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestOptions } from './core/transport';
