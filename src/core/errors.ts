@@ -1,3 +1,5 @@
+import { bounded } from './bounded';
+
 /** A problem with one field of a request, in the service's own shape. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `settlements.3.asset`. */
@@ -14,6 +16,21 @@ export class MerchantGatewayError extends Error {
    * answers with the original result instead of acting twice.
    */
   readonly idempotencyKey?: string;
+
+  /**
+   * What `JSON.stringify(error)` gives: `name`, `message` and every public field (`code`,
+   * `status`, `requestId`, `issues`, `idempotencyKey`, `details`, …), already scrubbed of the
+   * client's keys, and cut to a bounded depth and size so it never throws, whatever the body.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key in out || value === undefined) continue;
+      out[key] = bounded(value);
+    }
+    if (this.cause !== undefined) out.cause = bounded(this.cause);
+    return out;
+  }
 }
 
 /** The client was configured wrongly (auth scheme, base URL, browser guard). Thrown by the constructor. */
