@@ -154,6 +154,13 @@ ${useMock}
   tsconfig('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, [
     'consumer.ts',
   ]);
+  // The legacy resolution reads no `exports`: `typesVersions` maps `merchant-gateway/testing`.
+  writeFileSync(join(app, 'consumer-node10.ts'), consumer);
+  tsconfig(
+    'tsconfig.node10.json',
+    { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+    ['consumer-node10.ts'],
+  );
   step(
     'tsc (module node16: ESM and CJS consumers)',
     'node',
@@ -164,6 +171,13 @@ ${useMock}
     'tsc (module esnext, moduleResolution bundler)',
     'node',
     [tsc, '-p', 'tsconfig.bundler.json'],
+    app,
+  );
+
+  step(
+    'tsc (module commonjs, moduleResolution node10)',
+    'node',
+    [tsc, '-p', 'tsconfig.node10.json'],
     app,
   );
 
