@@ -154,7 +154,7 @@ ${useMock}
   tsconfig('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, [
     'consumer.ts',
   ]);
-  // The legacy resolution reads no `exports`: `typesVersions` maps `merchant-gateway/testing`.
+  // The legacy resolution reads no `exports`: the root `testing.d.ts` answers `merchant-gateway/testing`.
   writeFileSync(join(app, 'consumer-node10.ts'), consumer);
   tsconfig(
     'tsconfig.node10.json',
