@@ -59,7 +59,7 @@ function actedNote(init: {
   changesState?: boolean | undefined;
   idempotencyKey?: string | undefined;
 }): string {
-  if (init.changesState !== true || init.status < 200 || init.status > 299) return '';
+  if (init.changesState !== true) return '';
   const acted = `. The service acted on this request (it answered ${init.status})`;
   return init.idempotencyKey === undefined
     ? `${acted}: read its current state before repeating it`
