@@ -155,6 +155,13 @@ ${useMock}
   tsconfig('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, [
     'consumer.ts',
   ]);
+  // The legacy resolution reads no `exports`: the root `testing.d.ts` answers `merchant-gateway/testing`.
+  writeFileSync(join(app, 'consumer-node10.ts'), consumer);
+  tsconfig(
+    'tsconfig.node10.json',
+    { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+    ['consumer-node10.ts'],
+  );
   step(
     'tsc (module node16: ESM and CJS consumers)',
     'node',
@@ -236,6 +243,13 @@ ${useMock}
     if (!usage.includes('--port'))
       throw new Error(`check-pack: unexpected --help output: ${usage}`);
   }
+
+  step(
+    'tsc (module commonjs, moduleResolution node10)',
+    'node',
+    [tsc, '-p', 'tsconfig.node10.json'],
+    app,
+  );
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

@@ -14,8 +14,9 @@ import { VERSION } from './version';
 /** Options of {@link MerchantGateway}. Every one may be overridden later with `withOptions`. */
 export interface ClientOptions {
   /**
-   * The service's base URL, `https:` (or `http:` on loopback only). A path prefix and a trailing
-   * slash are fine. There is no built-in default host.
+   * The service's base URL, `https:` (or `http:` on loopback only, or anywhere with
+   * `dangerouslyAllowHttp`). A path prefix and a trailing slash are fine. There is no built-in
+   * default host.
    * @default process.env.MERCHANT_GATEWAY_BASE_URL
    */
   baseUrl?: string | undefined;
@@ -74,6 +75,13 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Allows an `http:` base URL on any host, not only loopback: for a mock sidecar on a private
+   * network (e.g. `http://gateway-mock:4010` in docker compose). Keys then travel unencrypted:
+   * never set it for the real service.
+   * @default false
+   */
+  dangerouslyAllowHttp?: boolean | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -88,7 +96,7 @@ function env(name: string): string | undefined {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
-function normalizeBaseUrl(raw: string | undefined): string {
+function normalizeBaseUrl(raw: string | undefined, allowHttp: boolean): string {
   if (raw === undefined) {
     throw new ConfigurationError(
       'baseUrl is required: pass { baseUrl } or set MERCHANT_GATEWAY_BASE_URL (there is no default host)',
@@ -106,10 +114,10 @@ function normalizeBaseUrl(raw: string | undefined): string {
   if (url.search !== '' || url.hash !== '') {
     throw new ConfigurationError('baseUrl must not have a query or fragment');
   }
-  const loopback = LOOPBACK.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  const httpAllowed = allowHttp || LOOPBACK.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {
     throw new ConfigurationError(
-      `baseUrl must use https: (http: is allowed only for localhost, 127.0.0.0/8 and [::1]); got ${url.protocol}//${url.host}`,
+      `baseUrl must use https: (http: is allowed only for localhost, 127.0.0.0/8 and [::1], or anywhere with dangerouslyAllowHttp: true); got ${url.protocol}//${url.host}`,
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -192,7 +200,10 @@ function resolve(options: ClientOptions): Resolved {
     return n;
   };
   return {
-    baseUrl: normalizeBaseUrl(options.baseUrl ?? env('MERCHANT_GATEWAY_BASE_URL')),
+    baseUrl: normalizeBaseUrl(
+      options.baseUrl ?? env('MERCHANT_GATEWAY_BASE_URL'),
+      options.dangerouslyAllowHttp === true,
+    ),
     apiKey,
     appId: options.appId,
     clientId: options.clientId,

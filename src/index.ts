@@ -28,7 +28,7 @@ export {
   ResponseValidationError,
   TimeoutError,
 } from './core/errors';
-export type { Logger, LogLevel } from './core/logger';
+export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestOptions } from './core/transport';
@@ -42,19 +42,35 @@ export type {
   LegacyPayment,
   LegacyPaymentListParams,
   LegacyPaymentsPage,
+  LegacyPaymentsStats,
+  ListAmount,
   ListPaymentStatus,
   MerchantPayment,
+  MerchantPaymentMerchant,
   MerchantPaymentsPage,
+  MerchantPaymentsStats,
+  PaymentFees,
   PaymentListParams,
+  PaymentSettlement,
+  PaymentTransaction,
+  Revenue,
 } from './schemas/lists';
 export {
   LegacyPaymentListParamsSchema,
   LegacyPaymentSchema,
   LegacyPaymentsPageSchema,
+  LegacyPaymentsStatsSchema,
   LIST_PAYMENT_STATUSES,
+  ListAmountSchema,
+  MerchantPaymentMerchantSchema,
   MerchantPaymentSchema,
   MerchantPaymentsPageSchema,
+  MerchantPaymentsStatsSchema,
+  PaymentFeesSchema,
   PaymentListParamsSchema,
+  PaymentSettlementSchema,
+  PaymentTransactionSchema,
+  RevenueSchema,
 } from './schemas/lists';
 export type {
   MerchantDeletion,
@@ -72,6 +88,7 @@ export type {
   FiatSettlementStatus,
   Merchant,
   MerchantCreateParams,
+  MerchantSettlements,
   MerchantStatus,
   MerchantUpdateParams,
   MerchantWithSettlements,
@@ -80,21 +97,30 @@ export {
   FiatSettlementSchema,
   MerchantCreateParamsSchema,
   MerchantSchema,
+  MerchantSettlementsSchema,
   MerchantUpdateParamsSchema,
   MerchantWithSettlementsSchema,
 } from './schemas/merchants';
 export type { PartnerPaymentListParams } from './schemas/partner-payments';
 export { PartnerPaymentListParamsSchema } from './schemas/partner-payments';
 export type {
+  Amount,
+  AmountDisplay,
+  PaymentBuyer,
   PaymentCreated,
   PaymentCreateParams,
   PaymentStatus,
   PaymentView,
+  PaymentViewMerchant,
 } from './schemas/payments';
 export {
+  AmountDisplaySchema,
+  AmountSchema,
   FINAL_PAYMENT_STATUSES,
+  PaymentBuyerSchema,
   PaymentCreatedSchema,
   PaymentCreateParamsSchema,
+  PaymentViewMerchantSchema,
   PaymentViewSchema,
 } from './schemas/payments';
 export type {

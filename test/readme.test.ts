@@ -77,4 +77,23 @@ describe('README.md', () => {
     },
     60_000,
   );
+
+  test('the payments snippet, run again as after a restart, makes no second payment', async () => {
+    const section = readme.split('\n').indexOf('## Payments') + 1;
+    const block = blocks.find(({ line }) => line > section);
+    if (!block) throw new Error('no block under ## Payments');
+    const file = join(DIR, 'payments-replay.ts');
+    writeFileSync(file, block.code);
+    const before = new Set(mock.payments().map((p) => p.id));
+    for (let i = 0; i < 2; i++) {
+      await run(process.execPath, ['--import', 'tsx', file], {
+        cwd: ROOT,
+        env: env(),
+        timeout: 50_000,
+      });
+    }
+    // Two runs, each paying twice: one payment at most (none if the run above made it already).
+    const made = mock.payments().filter((p) => !before.has(p.id));
+    expect(made.length).toBeLessThanOrEqual(1);
+  }, 120_000);
 });

@@ -1,3 +1,5 @@
+import { bounded } from './bounded';
+
 /** A problem with one field of a request, in the service's own shape. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `settlements.3.asset`. */
@@ -8,6 +10,27 @@ export interface ValidationIssue {
 /** The base of every error this SDK throws. `instanceof MerchantGatewayError` catches them all. */
 export class MerchantGatewayError extends Error {
   override readonly name: string = 'MerchantGatewayError';
+  /**
+   * The Idempotency-Key the failed call sent (yours or the one generated for it); undefined for
+   * calls that send none. Repeat the call with `{ idempotencyKey }` set to it and the service
+   * answers with the original result instead of acting twice.
+   */
+  readonly idempotencyKey?: string;
+
+  /**
+   * What `JSON.stringify(error)` gives: `name`, `message` and every public field (`code`,
+   * `status`, `requestId`, `issues`, `idempotencyKey`, `details`, …), already scrubbed of the
+   * client's keys, and cut to a bounded depth and size so it never throws, whatever the body.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key in out || value === undefined) continue;
+      out[key] = bounded(value);
+    }
+    if (this.cause !== undefined) out.cause = bounded(this.cause);
+    return out;
+  }
 }
 
 /** The client was configured wrongly (auth scheme, base URL, browser guard). Thrown by the constructor. */
@@ -30,6 +53,19 @@ export class RequestValidationError extends MerchantGatewayError {
   }
 }
 
+// A 2xx to a state-changing call is the service saying it acted: repeating blindly could act twice.
+function actedNote(init: {
+  status: number;
+  changesState?: boolean | undefined;
+  idempotencyKey?: string | undefined;
+}): string {
+  if (init.changesState !== true) return '';
+  const acted = `. The service acted on this request (it answered ${init.status})`;
+  return init.idempotencyKey === undefined
+    ? `${acted}: read its current state before repeating it`
+    : `${acted}: repeat the call with the same idempotencyKey "${init.idempotencyKey}" to get its result`;
+}
+
 /** A 2xx response whose body is not JSON or does not match the expected shape. */
 export class ResponseValidationError extends MerchantGatewayError {
   override readonly name: string = 'ResponseValidationError';
@@ -46,9 +82,14 @@ export class ResponseValidationError extends MerchantGatewayError {
       body: unknown;
       status: number;
       requestId?: string | undefined;
+      /** The request changed state (POST, PUT, PATCH, DELETE): a 2xx means the service acted. */
+      changesState?: boolean | undefined;
+      idempotencyKey?: string | undefined;
     },
   ) {
-    super(`${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}`);
+    super(
+      `${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}${actedNote(init)}`,
+    );
     this.issues = init.issues;
     this.body = init.body;
     this.status = init.status;

@@ -1,15 +1,26 @@
 import type { Redactor } from './redact';
 
-/** Where log lines go. `console` fits; so do pino, winston and most others. */
+/**
+ * Where log lines go: `console`, pino and winston fit as they are. Each method is called as
+ * `logger[level](data, message)` (pino's order), and `data.message` repeats the message, so
+ * a logger that keeps only its first argument (winston) still has both.
+ */
 export interface Logger {
   /** Every attempt, at `logLevel: 'debug'`. */
-  debug(message: string, ...rest: unknown[]): void;
+  debug(data: LogData, message: string): void;
   /** Informational lines. */
-  info(message: string, ...rest: unknown[]): void;
+  info(data: LogData, message: string): void;
   /** Retries and deprecations. */
-  warn(message: string, ...rest: unknown[]): void;
+  warn(data: LogData, message: string): void;
   /** Failures. */
-  error(message: string, ...rest: unknown[]): void;
+  error(data: LogData, message: string): void;
+}
+
+/** The structured part of a log line: its fields, and the message again as `message`. */
+export interface LogData {
+  /** The same text as the second argument. */
+  message: string;
+  [field: string]: unknown;
 }
 
 /** The least severe level logged; `off` logs nothing. */
@@ -42,13 +53,22 @@ export class LevelLogger {
 
   log(level: Exclude<LogLevel, 'off'>, message: string, data?: Record<string, unknown>): void {
     if (!this.enabled(level)) return;
-    const line = `[merchant-gateway] ${this.#redactor.string(message)}`;
-    if (data === undefined) this.#sink[level](line);
-    else this.#sink[level](line, this.#redactor.value(data));
+    this.#write(level, message, data);
   }
 
   /** A warning written whatever the level: for one-off notices, such as a deprecation. */
   notice(message: string): void {
-    this.#sink.warn(`[merchant-gateway] ${this.#redactor.string(message)}`);
+    this.#write('warn', message, undefined);
+  }
+
+  #write(
+    level: Exclude<LogLevel, 'off'>,
+    message: string,
+    data: Record<string, unknown> | undefined,
+  ): void {
+    const line = `[merchant-gateway] ${this.#redactor.string(message)}`;
+    const fields =
+      data === undefined ? {} : (this.#redactor.value(data) as Record<string, unknown>);
+    this.#sink[level]({ ...fields, message: line }, line);
   }
 }

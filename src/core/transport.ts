@@ -259,7 +259,7 @@ export class Transport {
           if (recovered !== undefined) return { data: recovered, response };
           throw error;
         }
-        return this.#parse(spec, label, response, text);
+        return this.#parse(spec, label, response, text, idempotencyKey);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof MerchantGatewayError) throw error;
@@ -302,6 +302,10 @@ export class Transport {
     } catch (error) {
       // p-retry wraps non-Error abort reasons; the caller gets exactly the reason it gave.
       if (signal?.aborted) throw signal.reason;
+      // The key lets the caller repeat the call later and get the original result.
+      if (error instanceof MerchantGatewayError && idempotencyKey !== undefined) {
+        (error as { idempotencyKey?: string }).idempotencyKey = idempotencyKey;
+      }
       throw error;
     }
   }
@@ -311,6 +315,7 @@ export class Transport {
     label: string,
     response: Response,
     text: string,
+    idempotencyKey: string | undefined,
   ): WithResponse<T> {
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const fail = (issues: ValidationIssue[], body: unknown) =>
@@ -319,6 +324,8 @@ export class Transport {
         body: this.config.redactor.value(body),
         status: response.status,
         requestId,
+        changesState: spec.method !== 'GET',
+        idempotencyKey,
       });
     let json: unknown;
     try {

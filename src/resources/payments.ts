@@ -14,12 +14,14 @@ import {
   type PaymentView,
   PaymentViewSchema,
 } from '../schemas/payments';
+import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
 import { listPayments } from './payment-list';
 import { merchantIdFor, type ResourceContext } from './resource';
 
 /** Payments: create, read, follow to a final status, and list. */
 export class Payments {
   readonly #context: ResourceContext;
+  #referenceHinted = false;
 
   constructor(context: ResourceContext) {
     this.#context = context;
@@ -28,14 +30,20 @@ export class Payments {
   /**
    * Creates a payment and returns the gateway URL to send the buyer to.
    *
-   * Without `idempotencyKey` a failed attempt is retried only on rate limiting (the service did
-   * not act), never after a timeout or 5xx, which could create a second payment. Give a key of
-   * your own (e.g. your order id) and those failures are retried too, safely.
+   * Always sends an Idempotency-Key: yours, or a UUID v4 generated once per call and reused by
+   * every retry, so a timeout, a dropped connection or a 5xx is retried and still makes exactly
+   * one payment. Derive your own key from the order (`order-${order.id}`) and send the same body
+   * for that order, so a repeat after a crash returns the original payment too; every error of
+   * the call carries the key it sent as `error.idempotencyKey`.
+   *
+   * `referenceId` may be any non-empty string, but `payments.list({ referenceId })` only searches
+   * by 3 to 35 characters of `A-Z a-z 0-9 space / : . , + -`: keep references within that to find
+   * a payment by its whole reference (others are sent as given, with a one-time warning).
    *
    * @example
    * ```ts
    * const payment = await gateway.payments.create(
-   *   { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-1042' },
+   *   { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-1042', expiresAt: null },
    *   { idempotencyKey: 'order-1042' },
    * );
    * redirect(payment.gatewayUrl);
@@ -53,6 +61,7 @@ export class Payments {
         merchantIdFor(this.#context, operation, input.merchantId),
         'merchantId',
       );
+      this.#hintReference(input.referenceId);
       const { expiresAt } = input;
       const body = {
         amount: { unit: input.amount.unit, value: String(input.amount.value) },
@@ -70,12 +79,23 @@ export class Payments {
         path: '/v1/payments',
         headers: { 'Merchant-Id': merchantId },
         body,
-        idempotency: 'optional',
+        idempotency: 'always',
         response: PaymentCreatedSchema,
         select: (payment) => payment,
         options,
       };
     });
+  }
+
+  // The service takes any referenceId, so this only warns (once per client) where the list's
+  // filter, which takes 3 to 35 characters of a narrow alphabet, could not find it whole.
+  #hintReference(referenceId: string): void {
+    if (this.#referenceHinted || REFERENCE_FILTER_PATTERN.test(referenceId)) return;
+    this.#referenceHinted = true;
+    this.#context.transport.config.logger.log(
+      'warn',
+      `payments.create: a referenceId of ${[...referenceId].length} characters outside 3 to 35 of A-Z a-z 0-9 space / : . , + - is sent as given, but payments.list({ referenceId }) cannot search for it whole (warned once per client)`,
+    );
   }
 
   /**

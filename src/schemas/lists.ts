@@ -13,8 +13,8 @@ import {
   LIST_PAYMENT_STATUSES as LIST_STATUSES,
   type ListPaymentStatus,
 } from '../rules/payments';
-import { matching, maybe, openEnum, satisfying } from './common';
-import { AmountDisplaySchema } from './payments';
+import { matching, maybe, openEnum, responseObject, satisfying } from './common';
+import { AmountDisplaySchema, AmountSchema, PaymentBuyerSchema } from './payments';
 
 export type { ListPaymentStatus };
 
@@ -23,17 +23,74 @@ export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = LIST_STATUSES
 
 // ---------------------------------------------------------------- responses
 
-// The published contract names these fields without their types: present, of any shape.
-const present = z.custom<unknown>((value) => value !== undefined, 'is required');
+// Each response shape is built unnamed, given a named interface (so hovers say
+// `MerchantPayment`), and exported as a schema typed by that interface.
 
-/** One payment of `payments.list`. Fields beyond the required ones appear as the payment progresses. */
-export const MerchantPaymentSchema = z.looseObject({
+const listAmount = responseObject({
+  /** `iso4217/<currency>` for fiat, `caip19/<CAIP-19 asset id>` for a token. */
+  unit: z.string(),
+  /** A string of digits in minor units (the smallest unit of the currency or token). */
+  value: z.string(),
+  /** Null or absent when the service cannot describe the asset. */
+  display: maybe(AmountDisplaySchema),
+});
+/**
+ * An amount in a list item, fiat or token: `value` is a digit string in minor units of `unit`;
+ * `display` may be null or absent.
+ */
+export interface ListAmount extends z.output<typeof listAmount> {}
+/** An amount in a list item, fiat or token, in minor units; its display may be missing. */
+export const ListAmountSchema: z.ZodMiniType<ListAmount> = listAmount;
+
+const merchantPaymentMerchant = responseObject({
+  id: z.string(),
+  name: maybe(z.string()),
+  iconUrl: maybe(z.string()),
+});
+/** The merchant a listed payment belongs to. */
+export interface MerchantPaymentMerchant extends z.output<typeof merchantPaymentMerchant> {}
+/** The merchant a listed payment belongs to. */
+export const MerchantPaymentMerchantSchema: z.ZodMiniType<MerchantPaymentMerchant> =
+  merchantPaymentMerchant;
+
+const paymentTransaction = responseObject({
+  /** Chain id, e.g. `8453` or `eip155:8453`. */
+  networkId: z.string(),
+  hash: maybe(z.string()),
+  nonce: maybe(z.number()),
+});
+/** The on-chain transaction of a listed payment. */
+export interface PaymentTransaction extends z.output<typeof paymentTransaction> {}
+/** The on-chain transaction of a listed payment. */
+export const PaymentTransactionSchema: z.ZodMiniType<PaymentTransaction> = paymentTransaction;
+
+const paymentFees = responseObject({
+  /** The whole fee, in minor units of its `unit`. */
+  total: ListAmountSchema,
+  /** The fixed part of the fee, in minor units of its `unit`. */
+  fixed: maybe(ListAmountSchema),
+  /** The percentage part as a decimal string of percent, not a ratio: `"0.4"` is 0.4 %. */
+  percentage: maybe(z.string()),
+});
+/** The fees of a listed payment: `total`, and its `fixed` and `percentage` parts when known. */
+export interface PaymentFees extends z.output<typeof paymentFees> {}
+/** The fees of a listed payment. */
+export const PaymentFeesSchema: z.ZodMiniType<PaymentFees> = paymentFees;
+
+const paymentSettlement = responseObject({
+  settled: z.boolean(),
+  /** Net of fees, in minor units of its `unit`; present once `settled` is true. */
+  amount: maybe(ListAmountSchema),
+  txHash: maybe(z.string()),
+});
+/** Whether a listed payment is settled to the merchant, and with what amount and transaction. */
+export interface PaymentSettlement extends z.output<typeof paymentSettlement> {}
+/** The settlement of a listed payment. */
+export const PaymentSettlementSchema: z.ZodMiniType<PaymentSettlement> = paymentSettlement;
+
+const merchantPayment = responseObject({
   paymentId: z.string(),
-  merchant: z.looseObject({
-    id: z.string(),
-    name: maybe(z.string()),
-    iconUrl: maybe(z.string()),
-  }),
+  merchant: MerchantPaymentMerchantSchema,
   referenceId: z.string(),
   status: openEnum<ListPaymentStatus>(),
   /** True once the status can no longer change. */
@@ -43,62 +100,58 @@ export const MerchantPaymentSchema = z.looseObject({
   /** ISO 8601. */
   lastUpdatedAt: z.string(),
   /** The amount asked for: `{ unit: 'iso4217/USD', value: '1250' }` (minor units). */
-  fiatAmount: maybe(
-    z.looseObject({ unit: z.string(), value: z.string(), display: AmountDisplaySchema }),
-  ),
+  fiatAmount: maybe(AmountSchema),
   /** The token amount paid or quoted, in the token's smallest unit; `display` may be null. */
-  tokenAmount: maybe(
-    z.looseObject({ unit: z.string(), value: z.string(), display: maybe(AmountDisplaySchema) }),
-  ),
-  buyer: maybe(
-    z.looseObject({
-      accountCaip10: z.string(),
-      accountProviderName: maybe(z.string()),
-      accountProviderIcon: maybe(z.string()),
-    }),
-  ),
-  transaction: maybe(
-    z.looseObject({ networkId: z.string(), hash: maybe(z.string()), nonce: maybe(z.number()) }),
-  ),
-  fees: maybe(
-    z.looseObject({
-      total: present,
-      fixed: z.optional(z.unknown()),
-      percentage: z.optional(z.unknown()),
-    }),
-  ),
-  settlement: maybe(
-    z.looseObject({
-      settled: z.boolean(),
-      amount: z.optional(z.unknown()),
-      txHash: maybe(z.string()),
-    }),
-  ),
+  tokenAmount: maybe(ListAmountSchema),
+  buyer: maybe(PaymentBuyerSchema),
+  transaction: maybe(PaymentTransactionSchema),
+  fees: maybe(PaymentFeesSchema),
+  settlement: maybe(PaymentSettlementSchema),
   /** ISO 8601. */
   settledAt: maybe(z.string()),
 });
+/** One payment of `payments.list`. Fields beyond the required ones appear as the payment progresses. */
+export interface MerchantPayment extends z.output<typeof merchantPayment> {}
 /** One payment of `payments.list`. */
-export type MerchantPayment = z.infer<typeof MerchantPaymentSchema>;
+export const MerchantPaymentSchema: z.ZodMiniType<MerchantPayment> = merchantPayment;
 
-/** A page of `payments.list`: its items, the cursor of the next page, and stats of the whole filtered set. */
-export const MerchantPaymentsPageSchema = z.looseObject({
+const revenue = responseObject({
+  /** In MAJOR units, as a number: `12.5` is USD 12.50 (unlike every other amount). */
+  amount: z.number(),
+  /** The currency code, e.g. `USD`. */
+  currency: z.string(),
+});
+/** Revenue in one currency, in major units (`12.5` for USD 12.50), as list stats give it. */
+export interface Revenue extends z.output<typeof revenue> {}
+/** Revenue in one currency, in major units. */
+export const RevenueSchema: z.ZodMiniType<Revenue> = revenue;
+
+const merchantPaymentsStats = responseObject({
+  /** Revenue per currency, in major units (e.g. `12.5` for USD 12.50). */
+  totalRevenue: z.array(RevenueSchema),
+  totalTransactions: z.number(),
+  totalCustomers: z.number(),
+});
+/** Stats of the whole filtered set of `payments.list`, not only the page. */
+export interface MerchantPaymentsStats extends z.output<typeof merchantPaymentsStats> {}
+/** Stats of the whole filtered set of `payments.list`. */
+export const MerchantPaymentsStatsSchema: z.ZodMiniType<MerchantPaymentsStats> =
+  merchantPaymentsStats;
+
+const merchantPaymentsPage = responseObject({
   data: z.array(MerchantPaymentSchema),
   /** Null (or absent) on the last page. */
   nextCursor: maybe(z.string()),
-  stats: z.looseObject({
-    /** Revenue per currency, in major units (e.g. `12.5` for USD 12.50). */
-    totalRevenue: z.array(z.looseObject({ amount: z.number(), currency: z.string() })),
-    totalTransactions: z.number(),
-    totalCustomers: z.number(),
-  }),
+  stats: MerchantPaymentsStatsSchema,
 });
 /** A page of `payments.list`: `data`, `nextCursor` and `stats`. */
-export type MerchantPaymentsPage = z.infer<typeof MerchantPaymentsPageSchema>;
+export interface MerchantPaymentsPage extends z.output<typeof merchantPaymentsPage> {}
+/** A page of `payments.list`: its items, the cursor of the next page, and stats of the whole filtered set. */
+export const MerchantPaymentsPageSchema: z.ZodMiniType<MerchantPaymentsPage> = merchantPaymentsPage;
 
 const nullableString = z.nullable(z.string());
 
-/** One payment of the deprecated `legacyPayments.list`, with the service's snake_case names. */
-export const LegacyPaymentSchema = z.looseObject({
+const legacyPayment = responseObject({
   payment_id: z.string(),
   merchant_id: z.string(),
   reference_id: z.string(),
@@ -117,7 +170,7 @@ export const LegacyPaymentSchema = z.looseObject({
   nonce: maybe(z.number()),
   /** In the token's smallest unit. */
   token_amount: maybe(z.string()),
-  /** In the currency's minor units; null when it does not fit a 32-bit integer. */
+  /** In the currency's minor units, as a number; null when it does not fit a 32-bit integer. */
   fiat_amount: maybe(z.number()),
   fiat_currency: maybe(z.string()),
   created_at: maybe(z.string()),
@@ -127,22 +180,31 @@ export const LegacyPaymentSchema = z.looseObject({
   settlement_tx_hash: maybe(z.string()),
 });
 /** One payment of the deprecated `legacyPayments.list` (snake_case). */
-export type LegacyPayment = z.infer<typeof LegacyPaymentSchema>;
+export interface LegacyPayment extends z.output<typeof legacyPayment> {}
+/** One payment of the deprecated `legacyPayments.list`, with the service's snake_case names. */
+export const LegacyPaymentSchema: z.ZodMiniType<LegacyPayment> = legacyPayment;
 
-/** A page of the deprecated list. */
-export const LegacyPaymentsPageSchema = z.looseObject({
+const legacyPaymentsStats = responseObject({
+  total_customers: z.number(),
+  total_transactions: z.number(),
+  /** In major units. */
+  total_revenue: RevenueSchema,
+});
+/** Stats of the deprecated list (snake_case). */
+export interface LegacyPaymentsStats extends z.output<typeof legacyPaymentsStats> {}
+/** Stats of the deprecated list. */
+export const LegacyPaymentsStatsSchema: z.ZodMiniType<LegacyPaymentsStats> = legacyPaymentsStats;
+
+const legacyPaymentsPage = responseObject({
   data: z.array(LegacyPaymentSchema),
   /** Null or absent on the last page. */
   next_cursor: maybe(z.string()),
-  stats: z.looseObject({
-    total_customers: z.number(),
-    total_transactions: z.number(),
-    /** In major units. */
-    total_revenue: z.looseObject({ amount: z.number(), currency: z.string() }),
-  }),
+  stats: LegacyPaymentsStatsSchema,
 });
 /** A page of the deprecated `legacyPayments.list`: `data`, `next_cursor` and `stats`. */
-export type LegacyPaymentsPage = z.infer<typeof LegacyPaymentsPageSchema>;
+export interface LegacyPaymentsPage extends z.output<typeof legacyPaymentsPage> {}
+/** A page of the deprecated list. */
+export const LegacyPaymentsPageSchema: z.ZodMiniType<LegacyPaymentsPage> = legacyPaymentsPage;
 
 // ----------------------------------------------------------------- requests
 

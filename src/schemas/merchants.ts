@@ -1,48 +1,64 @@
 import * as z from 'zod/mini';
 import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../rules/merchants';
-import { exact, matching, maybe, openEnum, satisfying, text } from './common';
+import { exact, matching, maybe, openEnum, responseObject, satisfying, text } from './common';
 import { CryptoSettlementSchema } from './settlements';
 
 /** Merchant statuses the service documents; others may come. */
 export type MerchantStatus = 'active' | 'inactive' | 'suspended' | (string & {});
 
-/** A merchant as the service returns it. `iconUrl` is absent from the create response. */
-export const MerchantSchema = z.looseObject({
+// Each response shape is built unnamed, given a named interface (so hovers say `Merchant`),
+// and exported as a schema typed by that interface.
+
+const merchantShape = {
   id: z.string(),
   name: z.string(),
   email: z.nullable(z.string()),
   status: openEnum<MerchantStatus>(),
   iconUrl: maybe(z.string()),
+  /** ISO 8601. */
   createdAt: z.string(),
-});
+};
+const merchant = responseObject(merchantShape);
 /** A merchant as `merchants.create` and `merchants.update` return it. */
-export type Merchant = z.infer<typeof MerchantSchema>;
+export interface Merchant extends z.output<typeof merchant> {}
+/** A merchant as the service returns it. `iconUrl` is absent from the create response. */
+export const MerchantSchema: z.ZodMiniType<Merchant> = merchant;
 
 /** Fiat statuses seen: `active`; others may come. */
 export type FiatSettlementStatus = 'active' | (string & {});
 
-/** A fiat settlement, as listed in a merchant record. */
-export const FiatSettlementSchema = z.looseObject({
+const fiatSettlement = responseObject({
   id: z.string(),
   status: openEnum<FiatSettlementStatus>(),
   bankType: z.string(),
 });
 /** A fiat settlement of a merchant, as `merchants.get` shows it. */
-export type FiatSettlement = z.infer<typeof FiatSettlementSchema>;
+export interface FiatSettlement extends z.output<typeof fiatSettlement> {}
+/** A fiat settlement, as listed in a merchant record. */
+export const FiatSettlementSchema: z.ZodMiniType<FiatSettlement> = fiatSettlement;
 
-/** A merchant with its settlements: what `merchants.get` returns. */
-export const MerchantWithSettlementsSchema = z.extend(MerchantSchema, {
-  settlements: z.looseObject({
-    crypto: z.array(CryptoSettlementSchema),
-    fiat: z.array(FiatSettlementSchema),
-  }),
+const merchantSettlements = responseObject({
+  crypto: z.array(CryptoSettlementSchema),
+  fiat: z.array(FiatSettlementSchema),
+});
+/** A merchant's registered settlements, crypto and fiat. */
+export interface MerchantSettlements extends z.output<typeof merchantSettlements> {}
+/** A merchant's registered settlements, crypto and fiat. */
+export const MerchantSettlementsSchema: z.ZodMiniType<MerchantSettlements> = merchantSettlements;
+
+const merchantWithSettlements = responseObject({
+  ...merchantShape,
+  settlements: MerchantSettlementsSchema,
 });
 /** A merchant with its crypto and fiat settlements: what `merchants.get` returns. */
-export type MerchantWithSettlements = z.infer<typeof MerchantWithSettlementsSchema>;
+export interface MerchantWithSettlements extends z.output<typeof merchantWithSettlements> {}
+/** A merchant with its settlements: what `merchants.get` returns. */
+export const MerchantWithSettlementsSchema: z.ZodMiniType<MerchantWithSettlements> =
+  merchantWithSettlements;
 
 /** The `{ merchant }` envelope every merchant call answers with. */
-export const MerchantEnvelopeSchema = z.looseObject({ merchant: MerchantSchema });
-export const MerchantWithSettlementsEnvelopeSchema = z.looseObject({
+export const MerchantEnvelopeSchema = responseObject({ merchant: MerchantSchema });
+export const MerchantWithSettlementsEnvelopeSchema = responseObject({
   merchant: MerchantWithSettlementsSchema,
 });
 

@@ -1,15 +1,18 @@
 import * as z from 'zod/mini';
 import { isCaip10AccountId, isCaip19AssetId, SETTLEMENTS_PER_CALL } from '../rules/settlements';
-import { exact, satisfying } from './common';
+import { exact, responseObject, satisfying } from './common';
 
-/** A crypto settlement destination registered for a merchant. */
-export const CryptoSettlementSchema = z.looseObject({
+const cryptoSettlement = responseObject({
   id: z.string(),
+  /** CAIP-19 asset id. */
   asset: z.string(),
+  /** CAIP-10 account id. */
   destination: z.string(),
 });
 /** A registered crypto settlement: its id, CAIP-19 asset and CAIP-10 destination. */
-export type CryptoSettlement = z.infer<typeof CryptoSettlementSchema>;
+export interface CryptoSettlement extends z.output<typeof cryptoSettlement> {}
+/** A crypto settlement destination registered for a merchant. */
+export const CryptoSettlementSchema: z.ZodMiniType<CryptoSettlement> = cryptoSettlement;
 
 /** One settlement to register: an asset and the account that receives it. */
 export const CryptoSettlementParamsSchema = exact({
@@ -37,6 +40,6 @@ export const CryptoSettlementListParamsSchema = z
     z.maxLength(SETTLEMENTS_PER_CALL.max, SETTLEMENT_COUNT),
   );
 
-export const CryptoSettlementsEnvelopeSchema = z.looseObject({
+export const CryptoSettlementsEnvelopeSchema = responseObject({
   settlements: z.array(CryptoSettlementSchema),
 });

@@ -146,6 +146,40 @@ describe('2xx bodies that do not fit', () => {
     expect(error.requestId).toBe('req_7');
     expect(error.message).toContain('merchant.id: expected string');
   });
+
+  test('on a GET the message says nothing of the service acting', async () => {
+    const error = (await failure(() => HttpResponse.json({}))) as ResponseValidationError;
+    expect(error.message).toBe(
+      'GET /v1/merchants/mer_1 → 200: unexpected response body: merchant: expected object',
+    );
+    expect(error.idempotencyKey).toBeUndefined();
+  });
+
+  test('on a keyless PATCH it says the service acted and to read the state before repeating', async () => {
+    server.use(http.patch(URL_1, () => HttpResponse.json({ ok: true })));
+    const error = await gateway({ maxRetries: 0 })
+      .merchants.update('mer_1', { merchantName: 'New' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toBe(
+      'PATCH /v1/merchants/mer_1 → 200: unexpected response body: merchant: expected object. The service acted on this request (it answered 200): read its current state before repeating it',
+    );
+  });
+
+  test('on a keyed create it says the service acted and to repeat with the same key', async () => {
+    server.use(http.post(`${BASE_URL}/v1/payments`, () => HttpResponse.json({}, { status: 201 })));
+    const error = (await gateway({ maxRetries: 0, merchantId: 'mer_1' })
+      .payments.create(
+        { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'order-7' },
+        { idempotencyKey: 'order-7' },
+      )
+      .catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.idempotencyKey).toBe('order-7');
+    expect(error.message).toMatch(
+      /^POST \/v1\/payments → 201: unexpected response body: .*\. The service acted on this request \(it answered 201\): repeat the call with the same idempotencyKey "order-7" to get its result$/,
+    );
+  });
 });
 
 describe('raw responses', () => {

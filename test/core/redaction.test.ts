@@ -85,9 +85,9 @@ describe('logging', () => {
     );
     const log = capture();
     await gateway({ logger: log.logger, logLevel: 'warn' }).merchants.get('mer_1');
-    expect(log.lines()).toBe(
-      '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 1 ms',
-    );
+    const line =
+      '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 1 ms';
+    expect(log.lines()).toBe(`${JSON.stringify({ message: line })} ${line}`);
   });
 });
 

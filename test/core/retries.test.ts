@@ -96,11 +96,13 @@ describe('idempotency keys', () => {
     expect(r.seen.map((req) => req.headers.get('idempotency-key'))).toEqual(['order-1', 'order-1']);
   });
 
-  test('payments.create sends no key unless given one', async () => {
+  test('payments.create sends a generated key when given none, so it can be retried', async () => {
     const r = recorder(() => HttpResponse.json(createdBody, { status: 201 }));
     server.use(http.post(PAYMENTS, r.resolver));
     await gateway().payments.create(newPayment);
-    expect(r.seen[0]?.headers.has('idempotency-key')).toBe(false);
+    expect(r.seen[0]?.headers.get('idempotency-key')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 });
 
@@ -112,7 +114,6 @@ describe('rate limiting is retried on every call', () => {
         : HttpResponse.json(createdBody, { status: 201 }),
     );
     server.use(http.post(PAYMENTS, r.resolver));
-    // A POST without an idempotency key: only rate limiting may repeat it.
     const done = gateway().payments.create(newPayment);
     await advance(10_000);
     await expect(done).resolves.toMatchObject({ paymentId: 'pay_1' });
@@ -198,26 +199,34 @@ describe('rate limiting is retried on every call', () => {
 });
 
 describe('failures that may have acted are retried only where repeating is safe', () => {
-  test('a 500 on a POST without an Idempotency-Key is not retried', async () => {
-    const r = recorder(() =>
-      HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 500 }),
+  test('a 500 on payments.create given no key is retried with the one key generated for the call', async () => {
+    const r = recorder((_, n) =>
+      n === 1
+        ? HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 500 })
+        : HttpResponse.json(createdBody, { status: 201 }),
     );
     server.use(http.post(PAYMENTS, r.resolver));
-    const error = await gateway()
-      .payments.create(newPayment)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServerError);
-    expect(r.seen).toHaveLength(1);
+    const done = gateway().payments.create(newPayment);
+    await advance(10_000);
+    await expect(done).resolves.toMatchObject({ paymentId: 'pay_1' });
+    const keys = r.seen.map((req) => req.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 
-  test('a connection failure on a POST without a key is not retried', async () => {
+  test('a connection failure on payments.create given no key is retried, and the last error carries the key', async () => {
     const r = recorder(() => HttpResponse.error());
     server.use(http.post(PAYMENTS, r.resolver));
-    const error = await gateway()
+    const done = gateway({ maxRetries: 1 })
       .payments.create(newPayment)
       .catch((e: unknown) => e);
+    await advance(10_000);
+    const error = await done;
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(r.seen).toHaveLength(1);
+    expect(r.seen).toHaveLength(2);
+    expect((error as ConnectionError).idempotencyKey).toBe(
+      r.seen[0]?.headers.get('idempotency-key'),
+    );
   });
 
   test('a 502 on a POST with a key, a GET and a PATCH is retried up to maxRetries', async () => {

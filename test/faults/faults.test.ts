@@ -56,6 +56,8 @@ interface Call {
   repeatable: boolean;
   /** How many of what this call creates exist in the mock. */
   count: (m: MockGateway) => number;
+  /** The Idempotency-Key every error of the call carries: the caller's, `generated`, or none. */
+  key: string | undefined;
 }
 
 const payment = { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-1042' };
@@ -69,6 +71,7 @@ const CALLS: Call[] = [
     run: (c) => c.merchants.create({ merchantName: 'Acme', merchantEmail: 'pay@acme.io' }),
     repeatable: true,
     count: (m) => m.merchants().length,
+    key: 'generated',
   },
   {
     name: 'settlements.createCrypto',
@@ -78,14 +81,17 @@ const CALLS: Call[] = [
       c.settlements.createCrypto(m.sample.merchantId, [{ asset: ASSET, destination: DESTINATION }]),
     repeatable: true,
     count: (m) => m.getMerchant(m.sample.merchantId)?.settlements.crypto.length ?? 0,
+    key: 'generated',
   },
   {
     name: 'payments.create without idempotencyKey',
     method: 'POST',
     path: () => '/v1/payments',
     run: (c) => c.payments.create(payment),
-    repeatable: false,
+    // A key is generated for the call: a create is as safe to repeat as any other keyed POST.
+    repeatable: true,
     count: (m) => m.payments().length,
+    key: 'generated',
   },
   {
     name: 'payments.create with idempotencyKey',
@@ -94,6 +100,7 @@ const CALLS: Call[] = [
     run: (c) => c.payments.create(payment, { idempotencyKey: 'order-1042' }),
     repeatable: true,
     count: (m) => m.payments().length,
+    key: 'order-1042',
   },
   {
     name: 'payments.get',
@@ -102,6 +109,7 @@ const CALLS: Call[] = [
     run: (c, m) => c.payments.get(firstPaymentId(m)),
     repeatable: true,
     count: (m) => m.payments().length,
+    key: undefined,
   },
 ];
 
@@ -110,7 +118,7 @@ type ErrorClass = new (...args: never[]) => Error;
 interface Expected {
   error: ErrorClass;
   /** The message, after `METHOD /path`. */
-  message: RegExp;
+  message: RegExp | ((call: Call) => RegExp);
   attempts: number;
   /** How many things the call created, whatever it answered. */
   created: number;
@@ -126,6 +134,14 @@ interface Fault {
 }
 
 const ALL = MAX_RETRIES + 1;
+
+/** A 2xx the SDK cannot read: on a POST, the message says the service acted and how to recover. */
+const unreadable = (issue: string) => (call: Call) =>
+  call.method === 'POST'
+    ? new RegExp(
+        ` → 20[01]: unexpected response body: ${issue}\\. The service acted on this request \\(it answered 20[01]\\): repeat the call with the same idempotencyKey "[^"]+" to get its result$`,
+      )
+    : new RegExp(` → 200: unexpected response body: ${issue}$`);
 const creates = (call: Call) => (call.method === 'POST' ? 1 : 0);
 
 function failNext(options: FailNextOptions) {
@@ -281,7 +297,7 @@ const FAULTS: Fault[] = [
     inject: failNext({ status: 200, body: '{"merchant":{"id":"mer_' }),
     expect: () => ({
       error: ResponseValidationError,
-      message: / → 200: unexpected response body: body is not JSON$/,
+      message: unreadable('body is not JSON'),
       attempts: 1,
       created: 0,
     }),
@@ -291,7 +307,7 @@ const FAULTS: Fault[] = [
     inject: failNext({ status: 200, body: { ok: true, data: [] } }),
     expect: () => ({
       error: ResponseValidationError,
-      message: / → 200: unexpected response body: \w+/,
+      message: unreadable('\\w.*'),
       attempts: 1,
       created: 0,
     }),
@@ -301,7 +317,7 @@ const FAULTS: Fault[] = [
     inject: failNext({ status: 200, body: '<html><body>Welcome</body></html>' }),
     expect: () => ({
       error: ResponseValidationError,
-      message: / → 200: unexpected response body: body is not JSON$/,
+      message: unreadable('body is not JSON'),
       attempts: 1,
       created: 0,
       also: { body: '<html><body>Welcome</body></html>' },
@@ -350,7 +366,7 @@ const FAULTS: Fault[] = [
     ),
     expect: (call) => ({
       error: ResponseValidationError,
-      message: / → 20[01]: unexpected response body: body is not JSON$/,
+      message: unreadable('body is not JSON'),
       attempts: 1,
       created: creates(call),
     }),
@@ -373,8 +389,10 @@ async function settle(promise: Promise<unknown>): Promise<{ value?: unknown; err
   return outcome;
 }
 
-const attempts = (call: Call) =>
-  mock.requests.filter((r) => r.method === call.method && r.path === call.path(mock)).length;
+const requestsOf = (call: Call) =>
+  mock.requests.filter((r) => r.method === call.method && r.path === call.path(mock));
+const attempts = (call: Call) => requestsOf(call).length;
+const keysSent = (call: Call) => requestsOf(call).map((r) => r.headers['idempotency-key']);
 
 describe.each(FAULTS)('$name', (fault) => {
   test.each(CALLS)('on $name', async (call) => {
@@ -385,8 +403,17 @@ describe.each(FAULTS)('$name', (fault) => {
     expect(error).toBeInstanceOf(expected.error);
     const { message } = error as Error;
     expect(message.startsWith(`${call.method} ${call.path(mock)}`)).toBe(true);
-    expect(message).toMatch(expected.message);
+    expect(message).toMatch(
+      typeof expected.message === 'function' ? expected.message(call) : expected.message,
+    );
     if (expected.also) expect(error).toMatchObject(expected.also);
+    const { idempotencyKey } = error as { idempotencyKey?: string };
+    if (call.key === 'generated') {
+      expect(idempotencyKey).toBe(keysSent(call)[0]);
+      expect(new Set(keysSent(call)).size).toBe(1);
+    } else {
+      expect(idempotencyKey).toBe(call.key);
+    }
     expect(attempts(call)).toBe(expected.attempts);
     expect(call.count(mock) - before).toBe(expected.created);
   });
@@ -549,5 +576,47 @@ describe('a poll target that never reaches a final status', () => {
     );
     expect(reads).toHaveLength(byId ? 5 : 4);
     expect(mock.payments().length).toBe(before);
+  });
+});
+
+describe('payments.create when the answer is lost after the service created the payment', () => {
+  test.each([
+    ['a dropped connection', () => Response.error()],
+    [
+      'a 500',
+      () => HttpResponse.json({ code: 'internal_error', message: 'lost' }, { status: 500 }),
+    ],
+  ] as const)(
+    'after %s the caller gets that payment and the mock holds exactly one',
+    async (_, lose) => {
+      const create = CALLS.find((call) => call.name === 'payments.create without idempotencyKey');
+      if (!create) throw new Error('no payments.create row');
+      const before = new Set(mock.payments().map((p) => p.id));
+      afterActing(lose, { once: true })(create);
+      const { value, error } = await settle(client().payments.create(payment));
+      expect(error).toBeUndefined();
+      const created = mock.payments().filter((p) => !before.has(p.id));
+      expect(created).toHaveLength(1);
+      expect((value as { paymentId: string }).paymentId).toBe(created[0]?.id);
+      const keys = keysSent(create);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    },
+  );
+
+  test('a repeat with the key from the error, after retries ran out, returns the same payment', async () => {
+    const create = CALLS.find((call) => call.name === 'payments.create without idempotencyKey');
+    if (!create) throw new Error('no payments.create row');
+    const before = new Set(mock.payments().map((p) => p.id));
+    afterActing(() => Response.error())(create);
+    const { error } = await settle(client().payments.create(payment));
+    expect(error).toBeInstanceOf(ConnectionError);
+    const { idempotencyKey } = error as ConnectionError;
+    expect(idempotencyKey).toEqual(expect.any(String));
+    server.resetHandlers();
+    const { value } = await settle(client().payments.create(payment, { idempotencyKey }));
+    const created = mock.payments().filter((p) => !before.has(p.id));
+    expect(created).toHaveLength(1);
+    expect((value as { paymentId: string }).paymentId).toBe(created[0]?.id);
   });
 });

@@ -231,7 +231,10 @@ describe('the deprecation warning', () => {
     const client = gateway({ logger, logLevel: 'off' });
     for (let i = 0; i < 3; i++) await client.legacyPayments.list(MERCHANT_ID);
     expect(logger.warn).toHaveBeenCalledTimes(1);
-    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(MESSAGE));
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringMatching(MESSAGE) }),
+      expect.stringMatching(MESSAGE),
+    );
     expect(emitWarning).not.toHaveBeenCalled();
   });
 

@@ -39,38 +39,41 @@ const paymentsCreate: Create = {
   body: paymentCreated,
 };
 
-describe.each([merchantsCreate, settlementsCreate])('$name Idempotency-Key', ({ call, body }) => {
-  it('sends a fresh UUID v4 when the caller gives none', async () => {
-    const seen = answer(body, 201);
-    await call(gateway());
-    await call(gateway());
-    const keys = seen.map((request) => request.headers.get('idempotency-key'));
-    expect(keys[0]).toMatch(UUID_V4);
-    expect(keys[1]).toMatch(UUID_V4);
-    expect(keys[0]).not.toBe(keys[1]);
-  });
+describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
+  '$name Idempotency-Key',
+  ({ call, body }) => {
+    it('sends a fresh UUID v4 when the caller gives none', async () => {
+      const seen = answer(body, 201);
+      await call(gateway());
+      await call(gateway());
+      const keys = seen.map((request) => request.headers.get('idempotency-key'));
+      expect(keys[0]).toMatch(UUID_V4);
+      expect(keys[1]).toMatch(UUID_V4);
+      expect(keys[0]).not.toBe(keys[1]);
+    });
 
-  it('reuses the generated key on every retry of one call', async () => {
-    const seen = answerInTurn([
-      {
-        status: 429,
-        body: { code: 'rate_limited', message: 'slow down' },
-        headers: { 'retry-after-ms': '0' },
-      },
-      { status: 201, body },
-    ]);
-    await call(gateway({ maxRetries: 1 }));
-    expect(seen).toHaveLength(2);
-    expect(seen[0]?.headers.get('idempotency-key')).toMatch(UUID_V4);
-    expect(seen[1]?.headers.get('idempotency-key')).toBe(seen[0]?.headers.get('idempotency-key'));
-  });
+    it('reuses the generated key on every retry of one call', async () => {
+      const seen = answerInTurn([
+        {
+          status: 429,
+          body: { code: 'rate_limited', message: 'slow down' },
+          headers: { 'retry-after-ms': '0' },
+        },
+        { status: 201, body },
+      ]);
+      await call(gateway({ maxRetries: 1 }));
+      expect(seen).toHaveLength(2);
+      expect(seen[0]?.headers.get('idempotency-key')).toMatch(UUID_V4);
+      expect(seen[1]?.headers.get('idempotency-key')).toBe(seen[0]?.headers.get('idempotency-key'));
+    });
 
-  it("sends the caller's key as given", async () => {
-    const seen = answer(body, 201);
-    await call(gateway(), { idempotencyKey: 'order-1042:create' });
-    expect(seen[0]?.headers.get('idempotency-key')).toBe('order-1042:create');
-  });
-});
+    it("sends the caller's key as given", async () => {
+      const seen = answer(body, 201);
+      await call(gateway(), { idempotencyKey: 'order-1042:create' });
+      expect(seen[0]?.headers.get('idempotency-key')).toBe('order-1042:create');
+    });
+  },
+);
 
 describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
   '$name idempotencyKey rules',
@@ -96,17 +99,3 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
     });
   },
 );
-
-describe('payments.create Idempotency-Key', () => {
-  it('sends none when the caller gives none', async () => {
-    const seen = answer(paymentCreated, 201);
-    await paymentsCreate.call(gateway());
-    expect(seen[0]?.headers.has('idempotency-key')).toBe(false);
-  });
-
-  it("sends the caller's key when given", async () => {
-    const seen = answer(paymentCreated, 201);
-    await paymentsCreate.call(gateway(), { idempotencyKey: 'order-1042' });
-    expect(seen[0]?.headers.get('idempotency-key')).toBe('order-1042');
-  });
-});

@@ -1,5 +1,5 @@
-import type { PaymentCreateParams } from 'merchant-gateway';
-import { describe, expect, it } from 'vitest';
+import type { Logger, PaymentCreateParams } from 'merchant-gateway';
+import { describe, expect, it, vi } from 'vitest';
 import { paymentCreated } from './samples';
 import { answer, expectRefused, gateway, useFakeService } from './support';
 
@@ -161,5 +161,40 @@ describe('payments.create Merchant-Id', () => {
     const seen = answer(paymentCreated, 201);
     const gw = client === undefined ? gateway() : gateway({ merchantId: client });
     await expectRefused(gw.payments.create(call as never), seen, 'merchantId');
+  });
+});
+
+describe('payments.create referenceId hint', () => {
+  const logged = () => {
+    const warn = vi.fn<Logger['warn']>();
+    const logger: Logger = { debug() {}, info() {}, warn, error() {} };
+    return { warn, client: gateway({ logger, logLevel: 'warn' }) };
+  };
+
+  it.each([
+    ['too short to search', 'ab'],
+    ['too long to search whole', `order-${'9'.repeat(40)}`],
+    ['outside the searchable alphabet', 'commande#2001'],
+  ])('sends a referenceId %s as given, and warns once per client', async (_, referenceId) => {
+    const seen = answer(paymentCreated, 201);
+    const { warn, client } = logged();
+    await client.payments.create({ ...valid, referenceId });
+    await client.payments.create({ ...valid, referenceId });
+    expect(seen.map((r) => (r.body as { referenceId: string }).referenceId)).toEqual([
+      referenceId,
+      referenceId,
+    ]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[1]).toMatch(
+      /^\[merchant-gateway\] payments\.create: a referenceId of \d+ characters outside 3 to 35 .* cannot search for it whole/,
+    );
+    expect(warn.mock.calls[0]?.[1]).not.toContain(referenceId);
+  });
+
+  it('says nothing of a referenceId the list can find', async () => {
+    answer(paymentCreated, 201);
+    const { warn, client } = logged();
+    await client.payments.create({ ...valid, referenceId: 'order 2001/A:1.2,3+4-5' });
+    expect(warn).not.toHaveBeenCalled();
   });
 });

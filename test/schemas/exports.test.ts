@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as sdk from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { legacyItem, legacyPage, page, paymentItem } from '../lists/fixtures';
+import { legacyItem, legacyPage, legacyStats, page, paymentItem, stats } from '../lists/fixtures';
 import {
   createdMerchant,
   merchantWithSettlements,
@@ -12,6 +12,11 @@ import {
 } from '../resources/samples';
 
 const settlement = { asset: USDC_BASE, destination: PAYOUT_ACCOUNT };
+const fees = {
+  total: { unit: 'iso4217/USD', value: '30', display: paymentView.amount.display },
+  fixed: { unit: 'iso4217/USD', value: '10' },
+  percentage: '0.4',
+};
 
 /** A valid value for every `…Schema` the public entry exports. */
 const samples: Record<string, unknown> = {
@@ -52,7 +57,51 @@ const samples: Record<string, unknown> = {
   },
   CryptoSettlementUpdateParamsSchema: { destination: PAYOUT_ACCOUNT },
   CryptoSettlementDeletionSchema: { id: 'cs_1', deleted: true },
+  MerchantSettlementsSchema: merchantWithSettlements.settlements,
+  AmountSchema: paymentView.amount,
+  AmountDisplaySchema: paymentView.amount.display,
+  PaymentBuyerSchema: paymentView.buyer,
+  PaymentViewMerchantSchema: paymentView.merchant,
+  ListAmountSchema: { unit: 'iso4217/USD', value: '10', display: null },
+  MerchantPaymentMerchantSchema: { id: 'mer_1', name: 'Acme', iconUrl: null },
+  PaymentTransactionSchema: { networkId: '8453', hash: '0xab', nonce: 4 },
+  PaymentFeesSchema: fees,
+  PaymentSettlementSchema: {
+    settled: true,
+    amount: { unit: `caip19/${USDC_BASE}`, value: '12400000' },
+    txHash: '0xcd',
+  },
+  RevenueSchema: stats.totalRevenue[0],
+  MerchantPaymentsStatsSchema: stats,
+  LegacyPaymentsStatsSchema: legacyStats,
 };
+
+/** The exported schemas of responses: every one keeps fields the service adds. */
+const responseSchemas = [
+  'MerchantSchema',
+  'MerchantWithSettlementsSchema',
+  'MerchantSettlementsSchema',
+  'FiatSettlementSchema',
+  'CryptoSettlementSchema',
+  'PaymentCreatedSchema',
+  'PaymentViewSchema',
+  'PaymentViewMerchantSchema',
+  'AmountSchema',
+  'AmountDisplaySchema',
+  'PaymentBuyerSchema',
+  'ListAmountSchema',
+  'MerchantPaymentMerchantSchema',
+  'PaymentTransactionSchema',
+  'PaymentFeesSchema',
+  'PaymentSettlementSchema',
+  'RevenueSchema',
+  'MerchantPaymentsStatsSchema',
+  'MerchantPaymentSchema',
+  'MerchantPaymentsPageSchema',
+  'LegacyPaymentSchema',
+  'LegacyPaymentsStatsSchema',
+  'LegacyPaymentsPageSchema',
+];
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
 const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus', 'ListPaymentStatus'];
@@ -84,5 +133,22 @@ describe('exported schemas', () => {
     expect(types.length).toBeGreaterThan(0);
     const withoutSchema = types.filter((name) => !schemaNames.includes(`${name}Schema`));
     expect(withoutSchema.sort()).toStrictEqual([...fieldTypes].sort());
+  });
+
+  it.each(responseSchemas)('%s keeps a field the service adds and an unknown status', (name) => {
+    const schema = exported[name] as {
+      safeParse(value: unknown): { success: boolean; data?: unknown };
+    };
+    const sample = samples[name] as Record<string, unknown>;
+    const withStatus = 'status' in sample ? { status: 'on_hold' } : {};
+    const added = { ...sample, ...withStatus, addedLater: { nested: [1, 2] } };
+    const result = schema.safeParse(added);
+    expect(result.success).toBe(true);
+    expect(result.data).toStrictEqual(added);
+  });
+
+  it('lists as a response schema every exported schema not of a request', () => {
+    const requests = schemaNames.filter((name) => /Params|ListParams/.test(name));
+    expect([...responseSchemas, ...requests].sort()).toStrictEqual([...schemaNames].sort());
   });
 });

@@ -265,6 +265,42 @@ describe('http: is refused off loopback', () => {
   });
 });
 
+describe('dangerouslyAllowHttp', () => {
+  test.each([
+    ['http://gateway-mock:4010', 'gateway-mock:4010'],
+    ['http://10.0.0.7:4010/', '10.0.0.7:4010'],
+  ])('lets %s through over http:, and requests go there', async (baseUrl, host) => {
+    reply = serviceReply;
+    const before = everything.seen.length;
+    await new Gateway({ baseUrl, apiKey: API_KEY, dangerouslyAllowHttp: true }).merchants.get(
+      'mer_1',
+    );
+    expect(new URL(everything.seen[before]?.url as string).host).toBe(host);
+  });
+
+  test.each(['ws://gateway-mock', 'ftp://gateway-mock'])(
+    'still refuses %s, which is not http:',
+    (baseUrl) => {
+      expect(() => new Gateway({ baseUrl, apiKey: API_KEY, dangerouslyAllowHttp: true })).toThrow(
+        ConfigurationError,
+      );
+    },
+  );
+
+  test('off by default, and false keeps http: to loopback only, naming the option', () => {
+    for (const dangerouslyAllowHttp of [undefined, false]) {
+      expect(
+        () =>
+          new Gateway({
+            baseUrl: 'http://gateway-mock:4010',
+            apiKey: API_KEY,
+            dangerouslyAllowHttp,
+          }),
+      ).toThrow(/dangerouslyAllowHttp: true/);
+    }
+  });
+});
+
 describe('the browser guard', () => {
   function inBrowser() {
     vi.stubGlobal('window', {});
