@@ -1,23 +1,22 @@
-import { defineConfig, type Options } from 'tsup';
+import { defineConfig } from 'tsup';
 
-const shared: Options = {
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'testing/cli': 'src/testing/serve/cli.ts',
+  },
   // tsup's declaration build passes `baseUrl`, which TypeScript 6 flags as deprecated.
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  clean: false, // the two builds share dist/: `npm run build` empties it first
+  format: ['esm', 'cjs'],
+  // Node >= 22.12 can require() our ESM-only dependencies, so the CommonJS build loads them
+  // instead of carrying a second copy (checked by attw and a real require() in check-pack).
+  external: ['ky', 'p-retry', 'zod', 'msw'],
+  // The CommonJS build loads msw with its own `require`; it never reaches import.meta.
+  esbuildOptions(options, { format }) {
+    if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' };
+  },
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
-};
-
-export default defineConfig([
-  { ...shared, format: ['esm'], external: ['ky', 'p-retry', 'zod', 'msw'] },
-  {
-    ...shared,
-    format: ['cjs'],
-    // ky and p-retry ship only ESM; Node 20 before 20.19 cannot require() ESM, so the
-    // CommonJS build carries them inside.
-    noExternal: ['ky', 'p-retry', 'is-network-error'],
-    external: ['zod', 'msw'],
-  },
-]);
+});

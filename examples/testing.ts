@@ -17,7 +17,7 @@ async function checkout(gateway: MerchantGateway, merchantId: string, orderId: s
 
 const mock = createMockGateway({ pollInMs: 100 });
 const server = setupServer(...mock.handlers); // answers any https://…/v1/… URL
-server.listen({ onUnhandledRequest: 'error' });
+server.listen({ onUnhandledFrame: 'error' });
 const gateway = new MerchantGateway({
   baseUrl: 'https://gateway.test',
   apiKey: mock.credentials.apiKey,

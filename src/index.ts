@@ -106,6 +106,7 @@ export { PartnerPaymentListParamsSchema } from './schemas/partner-payments';
 export type {
   Amount,
   AmountDisplay,
+  KnownPaymentStatus,
   PaymentBuyer,
   PaymentCreated,
   PaymentCreateParams,

@@ -10,7 +10,7 @@ export const LEGACY_KEY = 'lk_live_TOPSECRET_legacy_key';
 /** An msw server for one test file: fails on any request no handler expects. */
 export function useMsw(...handlers: HttpHandler[]) {
   const server = setupServer(...handlers);
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return server;

@@ -9,6 +9,7 @@ import { exact, matching, maybe, openEnum, requiredString, responseObject } from
 
 /** Payment statuses the service documents; others may come (and are not final). */
 export type PaymentStatus = KnownPaymentStatus | (string & {});
+export type { KnownPaymentStatus };
 
 /** Statuses after which a payment no longer changes. */
 export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = FINAL;

@@ -7,6 +7,8 @@ export { createMockGateway } from './mock-gateway';
 export type {
   FailNextOptions,
   FaultMatch,
+  KnownPaymentStatus,
+  LegacyListPaymentStatus,
   ListenOptions,
   ListStatus,
   MockCredentials,

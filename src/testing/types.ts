@@ -1,7 +1,11 @@
 import type { HttpHandler } from 'msw';
-import type { ListStatus, PaymentStatus } from './records';
+import type { KnownPaymentStatus, LegacyListPaymentStatus } from '../rules/payments';
 
-export type { ListStatus, PaymentStatus };
+export type { KnownPaymentStatus, LegacyListPaymentStatus };
+/** A status the mock can give a payment (the documented ones). */
+export type PaymentStatus = KnownPaymentStatus;
+/** A status the deprecated list shows and filters on. */
+export type ListStatus = LegacyListPaymentStatus;
 
 /** The credentials the mock accepts. */
 export interface MockCredentials {

@@ -5,7 +5,7 @@ import { describeListsAgainstMock } from './mock-suite';
 
 const mock = createMockGateway();
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 describe('both lists against the mock, in-process through msw', () => {

@@ -51,7 +51,7 @@ export function useScriptedGateway() {
     script: (_n: number): Response | Promise<Response> =>
       HttpResponse.json(view('requires_action')),
   };
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   beforeEach(() => {
     vi.useFakeTimers();
     state.reads = [];

@@ -19,7 +19,7 @@ const server = setupServer();
 
 /** Starts msw for the calling test file; any request no handler answers fails the test. */
 export function useFakeService(): void {
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
 }

@@ -48,7 +48,7 @@ export function useMockGateway(transport: Transport, options?: MockGatewayOption
   beforeAll(async () => {
     if (transport === 'msw') {
       const server = setupServer(...mock.handlers);
-      server.listen({ onUnhandledRequest: 'error' });
+      server.listen({ onUnhandledFrame: 'error' });
       stop = () => server.close();
     } else if (transport === 'http') {
       const server = await mock.listen();
