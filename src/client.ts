@@ -6,6 +6,7 @@ import { Transport } from './core/transport';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
 import { Payments } from './resources/payments';
+import { Refunds } from './resources/refunds';
 import type { ResourceContext } from './resources/resource';
 import { Settlements } from './resources/settlements';
 import { VERSION } from './version';
@@ -224,6 +225,8 @@ export class MerchantGateway {
   readonly payments: Payments;
   /** @deprecated The path-based list of a merchant's payments. Use `payments.list` instead. */
   readonly legacyPayments: LegacyPayments;
+  /** Refund succeeded payments, in full. */
+  readonly refunds: Refunds;
 
   readonly #options: ClientOptions;
   readonly #resolved: Resolved;
@@ -266,6 +269,7 @@ export class MerchantGateway {
     this.settlements = new Settlements(context);
     this.payments = new Payments(context);
     this.legacyPayments = new LegacyPayments(context);
+    this.refunds = new Refunds(context);
   }
 
   /** The resolved base URL, without a trailing slash. */

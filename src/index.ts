@@ -36,6 +36,7 @@ export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { Payments } from './resources/payments';
+export type { Refunds } from './resources/refunds';
 export type { Settlements } from './resources/settlements';
 export type {
   LegacyPayment,
@@ -72,6 +73,27 @@ export {
   MerchantWithSettlementsSchema,
 } from './schemas/merchants';
 export type {
+  Amount,
+  PaymentActionParams,
+  PaymentCancellation,
+  PaymentDetails,
+  PaymentFailureCode,
+  PaymentInformation,
+  PaymentSettlement,
+  PaymentStatusParams,
+  PaymentStatusResult,
+} from './schemas/payment-status';
+export {
+  AmountSchema,
+  PaymentActionParamsSchema,
+  PaymentCancellationSchema,
+  PaymentDetailsSchema,
+  PaymentInformationSchema,
+  PaymentSettlementSchema,
+  PaymentStatusParamsSchema,
+  PaymentStatusResultSchema,
+} from './schemas/payment-status';
+export type {
   PaymentCreated,
   PaymentCreateParams,
   PaymentStatus,
@@ -83,6 +105,8 @@ export {
   PaymentCreateParamsSchema,
   PaymentViewSchema,
 } from './schemas/payments';
+export type { Refund, RefundCreateParams } from './schemas/refunds';
+export { RefundCreateParamsSchema, RefundSchema } from './schemas/refunds';
 export type { CryptoSettlement, CryptoSettlementParams } from './schemas/settlements';
 export {
   CryptoSettlementListParamsSchema,

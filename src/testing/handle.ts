@@ -4,8 +4,10 @@ import { faultResponse } from './faults';
 import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './http';
 import { listLegacyPayments, listPayments } from './lists';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
+import { cancelPayment, createRefund, getPaymentDetails } from './payment-actions';
 import { createPayment, getPaymentView } from './payments';
 import { recordRequest } from './request-log';
+import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
 import type { Store } from './store';
 
 interface Route {
@@ -14,7 +16,7 @@ interface Route {
   segments: string[];
   /** The deprecated list authenticates with the legacy key scheme. */
   legacy?: true;
-  run: (ctx: RequestContext) => Response;
+  run: (ctx: RequestContext) => Response | Promise<Response>;
 }
 
 const route = (method: string, path: string, run: Route['run'], legacy?: true): Route => ({
@@ -34,6 +36,11 @@ const ROUTES: readonly Route[] = [
   route('GET', '/v1/merchants/:merchant_id/payments', listLegacyPayments, true),
   route('POST', '/v1/payments', createPayment),
   route('GET', '/v1/gateway/payment/:id', getPaymentView),
+  route('GET', '/v1/payments/:id', getPaymentDetails),
+  route('GET', '/v1/payments/:id/status', getPaymentStatus),
+  route('POST', '/v1/payments/:id/cancel', cancelPayment),
+  route('POST', '/v1/refunds', createRefund),
+  route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus),
 ];
 
 /**
@@ -61,7 +68,7 @@ export async function handle(store: Store, request: Request): Promise<Response |
 
   let response: Response;
   try {
-    response = dispatch(store, request, url, v1 === -1 ? undefined : path, bodyText);
+    response = await dispatch(store, request, url, v1 === -1 ? undefined : path, bodyText);
   } catch (error) {
     response = errorResponse(
       error instanceof ServiceError
@@ -79,7 +86,7 @@ function dispatch(
   url: URL,
   path: string | undefined,
   bodyText: string,
-): Response {
+): Response | Promise<Response> {
   checkHeaders(request.headers);
   const notFound = new ServiceError(
     404,

@@ -4,6 +4,7 @@ import { createHandlers } from './handlers';
 import { isNetworkError } from './http';
 import { listen } from './listen';
 import { merchantJson, settlementsJson } from './merchants';
+import { refundedAt } from './payment-actions';
 import {
   accountOn,
   isFinalStatus,
@@ -15,6 +16,7 @@ import {
   statusAt,
   updatedAt,
 } from './records';
+import { notifyStatusChange } from './status-polling';
 import { Store } from './store';
 import type {
   MockCredentials,
@@ -59,6 +61,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     credentials,
     pollInMs: options.pollInMs ?? 1000,
     viewPollHints: options.viewPollHints ?? false,
+    holdStatusReads: options.holdStatusReads ?? true,
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -87,6 +90,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
       moveTo(findPayment(paymentId), status, Date.now(), store.rng);
+      notifyStatusChange(store);
     },
     advancePayments(path = DEFAULT_PATH) {
       if (path.length < 2 || path.some((s) => !PAYMENT_STATUSES.includes(s))) {
@@ -102,6 +106,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         moveTo(payment, next, now, store.rng);
         moved++;
       }
+      if (moved > 0) notifyStatusChange(store);
       return moved;
     },
     failNext(fault) {
@@ -133,6 +138,7 @@ function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchan
 
 function paymentView(payment: PaymentRecord, now: number): MockPayment {
   const { token, buyer } = payment;
+  const refundTime = refundedAt(payment);
   return {
     id: payment.id,
     merchantId: payment.merchantId,
@@ -152,5 +158,6 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
       accountCaip10: accountOn(payment, buyer.address),
       walletName: buyer.wallet.name,
     },
+    refundedAt: refundTime === undefined ? null : isoTime(refundTime),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '../resources/samples';
 
 const settlement = { asset: USDC_BASE, destination: PAYOUT_ACCOUNT };
+const paymentInformation = { txId: '0xab', optionAmount: paymentView.amount };
 
 /** A valid value for every `…Schema` the public entry exports. */
 const samples: Record<string, unknown> = {
@@ -42,10 +43,44 @@ const samples: Record<string, unknown> = {
   LegacyPaymentSchema: legacyItem(1),
   LegacyPaymentsPageSchema: legacyPage([legacyItem(1)], null),
   LegacyPaymentListParamsSchema: { status: ['succeeded'], sort_by: 'amount', limit: 20 },
+  AmountSchema: paymentView.amount,
+  PaymentInformationSchema: paymentInformation,
+  PaymentStatusResultSchema: {
+    status: 'succeeded',
+    isFinal: true,
+    pollInMs: null,
+    info: paymentInformation,
+  },
+  PaymentSettlementSchema: {
+    successful: { txId: '0xab', amount: { unit: `caip19/${USDC_BASE}` } },
+  },
+  PaymentDetailsSchema: {
+    status: 'failed',
+    referenceId: 'order-1',
+    failureCode: 'declined_user',
+    info: null,
+    settlement: null,
+  },
+  PaymentCancellationSchema: {
+    paymentId: 'pay_1',
+    status: 'cancelled',
+    cancelledReason: 'cancelled_by_merchant',
+    cancelledAt: '2026-02-18T09:30:12.345Z',
+  },
+  PaymentActionParamsSchema: { merchantId: 'mer_1' },
+  PaymentStatusParamsSchema: { merchantId: 'mer_1', maxPollMs: 30_000 },
+  RefundCreateParamsSchema: { paymentId: 'pay_1', merchantId: 'mer_1' },
+  RefundSchema: { paymentId: 'pay_1' },
 };
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
-const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus', 'ListPaymentStatus'];
+const fieldTypes = [
+  'MerchantStatus',
+  'FiatSettlementStatus',
+  'PaymentStatus',
+  'ListPaymentStatus',
+  'PaymentFailureCode',
+];
 
 const exported = sdk as unknown as Record<string, unknown>;
 const schemaNames = Object.keys(exported).filter((name) => name.endsWith('Schema'));
