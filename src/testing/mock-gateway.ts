@@ -40,6 +40,22 @@ const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing',
  * that has 1,000 payments. Serve it with msw (`mock.handlers`), over HTTP (`mock.listen()`), or
  * call `mock.fetch` directly.
  *
+ * Choices the service's published contract leaves open (**silent**), made by this mock:
+ * - Status reads with `maxPollMs` are held until the payment's status changes, `maxPollMs` passes
+ *   (at most 60 s), or the payment expires; `holdStatusReads: false` answers at once. `maxPollMs`
+ *   absent or 0 answers at once; a value that is not a whole number >= 0 is 400 `params_validation`.
+ * - Once final, `pollInMs` is `null` on `GET /v1/payments/{id}/status` and absent on
+ *   `GET /v1/gateway/payment/{id}/status` (both forms the contract allows).
+ * - Details: `failureCode: 'declined_user'` once failed; `info` (`txId`, `optionAmount` in token
+ *   units) once succeeded; `settlement` null before success, `{ successful: null }` before the
+ *   payout, `{ successful: { txId, amount: { unit } } }` after it (no `value`, as published).
+ * - Another merchant's payment is 404 `payment_not_found` (refunds: 404 `not_found`); a missing
+ *   `Merchant-Id` on details, status, cancel or refunds is 401 `missing_merchant_id`.
+ * - Cancelling a final payment is 400 `invalid_state`; a cancel records `cancelledReason:
+ *   'cancelled_by_merchant'`; the same Idempotency-Key replays the first answer.
+ * - A refund checks the `paymentId` pattern (400), the payment (404), an earlier refund (409
+ *   `already_refunded`), then its status (400 `payment_not_succeeded`), in that order.
+ *
  * @example
  * const mock = createMockGateway();
  * const server = setupServer(...mock.handlers);
