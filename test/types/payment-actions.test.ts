@@ -39,10 +39,14 @@ describe('payment action signatures', () => {
       [RefundCreateParams, (RequestOptions | undefined)?]
     >();
     expectTypeOf(refunds.create).returns.toEqualTypeOf<ApiPromise<Refund>>();
-    // @ts-expect-error refunds take no idempotency key
-    void refunds.create({ paymentId: 'pay_1' }, { idempotencyKey: 'k' });
-    // @ts-expect-error a refund is always in full: no amount
-    void refunds.create({ paymentId: 'pay_1', amount: '5' });
+    // Never called: only the compiler looks at these.
+    const misuse = () => {
+      // @ts-expect-error refunds take no idempotency key
+      void refunds.create({ paymentId: 'pay_1' }, { idempotencyKey: 'k' });
+      // @ts-expect-error a refund is always in full: no amount
+      void refunds.create({ paymentId: 'pay_1', amount: '5' });
+    };
+    expectTypeOf(misuse).toBeFunction();
   });
 
   it('polling returns status results', () => {
