@@ -175,9 +175,12 @@ export class Transport {
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const { config } = this;
     const { operation, method, options = {} } = spec;
-    const timeoutMs =
+    // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
+    const timeoutMs = Math.min(
       numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs) +
-      (spec.extraTimeoutMs ?? 0);
+        (spec.extraTimeoutMs ?? 0),
+      2_147_483_647,
+    );
     const maxRetries = numericOption(
       operation,
       'maxRetries',

@@ -49,6 +49,16 @@ describe('payments.status', () => {
     });
   });
 
+  it('accepts a maxPollMs past what a timer can hold without timing out at once', async () => {
+    const payment = await create();
+    const read = gateway().payments.status(payment.paymentId, { maxPollMs: 2 ** 40 });
+    setTimeout(() => mock.setPaymentStatus(payment.paymentId, 'processing'), 100);
+    await expect(read).resolves.toMatchObject({ status: 'processing' });
+    expect(requestsTo('GET', `/v1/payments/${payment.paymentId}/status`)[0]?.query).toEqual({
+      maxPollMs: String(2 ** 40),
+    });
+  });
+
   it('sends no maxPollMs for 0, an immediate read', async () => {
     const payment = await create();
     await gateway().payments.status(payment.paymentId, { maxPollMs: 0 });
