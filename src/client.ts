@@ -5,6 +5,7 @@ import { REDACTED, Redactor } from './core/redact';
 import { Transport } from './core/transport';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
+import { PartnerPayments } from './resources/partner-payments';
 import { Payments } from './resources/payments';
 import { Refunds } from './resources/refunds';
 import type { ResourceContext } from './resources/resource';
@@ -217,12 +218,14 @@ function resolve(options: ClientOptions): Resolved {
  * @throws {ConfigurationError} when the auth scheme, base URL or browser guard is not satisfied.
  */
 export class MerchantGateway {
-  /** Create, update and read merchants. */
+  /** Create, update, read, list and delete merchants. */
   readonly merchants: Merchants;
-  /** Register crypto settlement destinations. */
+  /** Register, list, change and delete crypto settlement destinations. */
   readonly settlements: Settlements;
   /** Create payments, read them, follow them to a final status and list them. */
   readonly payments: Payments;
+  /** List the payments of all your merchants, or of the ones you name, in one list. */
+  readonly partnerPayments: PartnerPayments;
   /** @deprecated The path-based list of a merchant's payments. Use `payments.list` instead. */
   readonly legacyPayments: LegacyPayments;
   /** Refund succeeded payments, in full. */
@@ -268,6 +271,7 @@ export class MerchantGateway {
     this.merchants = new Merchants(context);
     this.settlements = new Settlements(context);
     this.payments = new Payments(context);
+    this.partnerPayments = new PartnerPayments(context);
     this.legacyPayments = new LegacyPayments(context);
     this.refunds = new Refunds(context);
   }

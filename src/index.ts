@@ -35,6 +35,7 @@ export type { CreateRequestOptions, RequestOptions } from './core/transport';
 export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
+export type { PartnerPayments } from './resources/partner-payments';
 export type { Payments } from './resources/payments';
 export type { Refunds } from './resources/refunds';
 export type { Settlements } from './resources/settlements';
@@ -57,6 +58,17 @@ export {
   PaymentListParamsSchema,
 } from './schemas/lists';
 export type {
+  MerchantDeletion,
+  MerchantListParams,
+  MerchantsPage,
+} from './schemas/merchant-list';
+export {
+  MERCHANT_LIST_STATUSES,
+  MerchantDeletionSchema,
+  MerchantListParamsSchema,
+  MerchantsPageSchema,
+} from './schemas/merchant-list';
+export type {
   FiatSettlement,
   FiatSettlementStatus,
   Merchant,
@@ -72,6 +84,8 @@ export {
   MerchantUpdateParamsSchema,
   MerchantWithSettlementsSchema,
 } from './schemas/merchants';
+export type { PartnerPaymentListParams } from './schemas/partner-payments';
+export { PartnerPaymentListParamsSchema } from './schemas/partner-payments';
 export type {
   Amount,
   PaymentActionParams,
@@ -107,6 +121,16 @@ export {
 } from './schemas/payments';
 export type { Refund, RefundCreateParams } from './schemas/refunds';
 export { RefundCreateParamsSchema, RefundSchema } from './schemas/refunds';
+export type {
+  CryptoSettlementDeletion,
+  CryptoSettlementUpdateParams,
+  SettlementList,
+} from './schemas/settlement-management';
+export {
+  CryptoSettlementDeletionSchema,
+  CryptoSettlementUpdateParamsSchema,
+  SettlementListSchema,
+} from './schemas/settlement-management';
 export type { CryptoSettlement, CryptoSettlementParams } from './schemas/settlements';
 export {
   CryptoSettlementListParamsSchema,

@@ -1,7 +1,16 @@
 import type { ApiPromise } from '../core/api-promise';
+import { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
+import {
+  type MerchantDeletion,
+  MerchantDeletionSchema,
+  type MerchantListParams,
+  MerchantListParamsSchema,
+  type MerchantsPage,
+  MerchantsPageSchema,
+} from '../schemas/merchant-list';
 import {
   type Merchant,
   type MerchantCreateParams,
@@ -12,9 +21,10 @@ import {
   type MerchantWithSettlements,
   MerchantWithSettlementsEnvelopeSchema,
 } from '../schemas/merchants';
+import { startCursorOf, toQuery } from './payment-list';
 import type { ResourceContext } from './resource';
 
-/** Create, update and read the merchants of the authenticated partner. */
+/** Create, update, read, list and delete the merchants of the authenticated partner. */
 export class Merchants {
   readonly #context: ResourceContext;
 
@@ -88,6 +98,83 @@ export class Merchants {
         path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
         response: MerchantWithSettlementsEnvelopeSchema,
         select: (envelope) => envelope.merchant,
+        options,
+      };
+    });
+  }
+
+  /**
+   * Lists the partner's merchants (deleted ones are left out), newest first as the service
+   * orders them. `await` it for the first page with `totalCount`; `for await` it for every
+   * merchant of every page, each page fetched only when the previous one is used up.
+   *
+   * `status` is one of `active`, `inactive`, `suspended`; `search` (1 to 256 characters) matches
+   * the name or id, case-insensitively; `limit` is merchants per page, 1 to 100 (the service's
+   * default: 20).
+   *
+   * @example
+   * ```ts
+   * const { merchants, totalCount } = await gateway.merchants.list({ status: 'active', limit: 50 });
+   * for await (const merchant of gateway.merchants.list({ search: 'coffee' })) {
+   *   console.log(merchant.id, merchant.name);
+   * }
+   * ```
+   * @throws {RequestValidationError} before sending, when a query value breaks a rule.
+   * @throws {PaginationError} while iterating, when the service repeats a cursor.
+   */
+  list(
+    params: MerchantListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Merchant, MerchantsPage> {
+    const { transport } = this.#context;
+    const operation = 'merchants.list';
+    return new PagePromise({
+      operation,
+      redact: (text) => transport.config.redactor.string(text),
+      startCursor: startCursorOf(params),
+      items: (page) => page.merchants,
+      nextCursor: (page) => page.nextCursor,
+      fetch: (cursor) =>
+        transport.request(() => {
+          const input = parseRequest(operation, MerchantListParamsSchema, params);
+          return {
+            operation,
+            method: 'GET',
+            path: '/v1/merchants',
+            query: toQuery([
+              ['status', input.status],
+              ['search', input.search],
+              ['cursor', cursor ?? input.cursor],
+              ['limit', input.limit],
+            ]),
+            response: MerchantsPageSchema,
+            select: (page) => page,
+            options,
+          };
+        }),
+    });
+  }
+
+  /**
+   * Deletes a merchant. The service keeps it (a soft delete) but it leaves `merchants.list` and
+   * takes no new payments; deleting it again answers `deleted: true` too, so the call is safe to
+   * retry.
+   *
+   * @example
+   * ```ts
+   * const { deleted } = await gateway.merchants.delete('m_123');
+   * ```
+   * @throws {NotFoundError} when the merchant never existed.
+   */
+  delete(merchantId: string, options?: RequestOptions): ApiPromise<MerchantDeletion> {
+    return this.#context.transport.request(() => {
+      const operation = 'merchants.delete';
+      return {
+        operation,
+        method: 'DELETE',
+        path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
+        response: MerchantDeletionSchema,
+        select: (deletion) => deletion,
         options,
       };
     });

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { PagePromise } from '../core/page-promise';
 import type { RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
@@ -8,6 +9,10 @@ import {
   type PaymentListParams,
   PaymentListParamsSchema,
 } from '../schemas/lists';
+import {
+  type PartnerPaymentListParams,
+  PartnerPaymentListParamsSchema,
+} from '../schemas/partner-payments';
 import { merchantIdFor, type ResourceContext } from './resource';
 
 type QueryValue = string | number | readonly string[] | undefined;
@@ -29,13 +34,40 @@ export function startCursorOf(params: unknown): string | undefined {
   return typeof cursor === 'string' ? cursor : undefined;
 }
 
-/** `payments.list`: GET /v1/merchants/payments, one request per page, Merchant-Id in a header. */
-export function listPayments(
+/** The query both payment lists send, in one order; `cursor` is the page's, else the caller's. */
+function paymentQuery(
+  input: z.output<typeof PaymentListParamsSchema>,
+  cursor: string | undefined,
+  merchantIds?: readonly string[],
+): URLSearchParams {
+  return toQuery([
+    ['merchantId', merchantIds],
+    ['startTs', input.startTs],
+    ['endTs', input.endTs],
+    // The one snake_case name of this query, as the service spells it.
+    ['token_symbol', input.tokenSymbol],
+    ['network', input.network],
+    ['sortBy', input.sortBy],
+    ['sortDir', input.sortDir],
+    ['cursor', cursor ?? input.cursor],
+    ['limit', input.limit],
+    ['status', input.status],
+    ['referenceId', input.referenceId],
+  ]);
+}
+
+/** One request per page of a payment list, each built (and its input checked) by `request`. */
+function pagedPayments(
   context: ResourceContext,
-  params: PaymentListParams,
+  operation: string,
+  params: unknown,
+  request: (cursor: string | undefined) => {
+    path: string;
+    query: URLSearchParams;
+    headers?: Record<string, string>;
+  },
   options: RequestOptions | undefined,
 ): PagePromise<MerchantPayment, MerchantPaymentsPage> {
-  const operation = 'payments.list';
   return new PagePromise({
     operation,
     redact: (text) => context.transport.config.redactor.string(text),
@@ -43,32 +75,63 @@ export function listPayments(
     items: (page) => page.data,
     nextCursor: (page) => page.nextCursor,
     fetch: (cursor) =>
-      context.transport.request(() => {
-        const input = parseRequest(operation, PaymentListParamsSchema, params);
-        const merchantId = merchantIdFor(context, operation, input.merchantId);
-        const query = toQuery([
-          ['startTs', input.startTs],
-          ['endTs', input.endTs],
-          // The one snake_case name of this query, as the service spells it.
-          ['token_symbol', input.tokenSymbol],
-          ['network', input.network],
-          ['sortBy', input.sortBy],
-          ['sortDir', input.sortDir],
-          ['cursor', cursor ?? input.cursor],
-          ['limit', input.limit],
-          ['status', input.status],
-          ['referenceId', input.referenceId],
-        ]);
-        return {
-          operation,
-          method: 'GET',
-          path: '/v1/merchants/payments',
-          query,
-          headers: { 'Merchant-Id': merchantId },
-          response: MerchantPaymentsPageSchema,
-          select: (page) => page,
-          options,
-        };
-      }),
+      context.transport.request(() => ({
+        operation,
+        method: 'GET',
+        ...request(cursor),
+        response: MerchantPaymentsPageSchema,
+        select: (page) => page,
+        options,
+      })),
   });
+}
+
+/** `payments.list`: GET /v1/merchants/payments, one request per page, Merchant-Id in a header. */
+export function listPayments(
+  context: ResourceContext,
+  params: PaymentListParams,
+  options: RequestOptions | undefined,
+): PagePromise<MerchantPayment, MerchantPaymentsPage> {
+  const operation = 'payments.list';
+  return pagedPayments(
+    context,
+    operation,
+    params,
+    (cursor) => {
+      const input = parseRequest(operation, PaymentListParamsSchema, params);
+      const merchantId = merchantIdFor(context, operation, input.merchantId);
+      return {
+        path: '/v1/merchants/payments',
+        query: paymentQuery(input, cursor),
+        headers: { 'Merchant-Id': merchantId },
+      };
+    },
+    options,
+  );
+}
+
+/**
+ * `partnerPayments.list`: GET /v1/payments, the same query plus repeated `merchantId`
+ * parameters, and no Merchant-Id header (the client's default merchant does not apply).
+ */
+export function listPartnerPayments(
+  context: ResourceContext,
+  params: PartnerPaymentListParams,
+  options: RequestOptions | undefined,
+): PagePromise<MerchantPayment, MerchantPaymentsPage> {
+  const operation = 'partnerPayments.list';
+  return pagedPayments(
+    context,
+    operation,
+    params,
+    (cursor) => {
+      const { merchantId, ...input } = parseRequest(
+        operation,
+        PartnerPaymentListParamsSchema,
+        params,
+      );
+      return { path: '/v1/payments', query: paymentQuery(input, cursor, merchantId) };
+    },
+    options,
+  );
 }

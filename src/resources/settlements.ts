@@ -1,16 +1,27 @@
+import { type ApiError, NotFoundError } from '../core/api-error';
 import type { ApiPromise } from '../core/api-promise';
 import { path } from '../core/path';
-import type { CreateRequestOptions } from '../core/transport';
+import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
+import {
+  type CryptoSettlementDeletion,
+  CryptoSettlementDeletionSchema,
+  type CryptoSettlementUpdateParams,
+  CryptoSettlementUpdateParamsSchema,
+  SettlementIdSchema,
+  type SettlementList,
+  SettlementListSchema,
+} from '../schemas/settlement-management';
 import {
   type CryptoSettlement,
   CryptoSettlementListParamsSchema,
   type CryptoSettlementParams,
+  CryptoSettlementSchema,
   CryptoSettlementsEnvelopeSchema,
 } from '../schemas/settlements';
 import type { ResourceContext } from './resource';
 
-/** Settlement destinations of a merchant. */
+/** Settlement destinations of a merchant: register, list, change and delete them. */
 export class Settlements {
   readonly #context: ResourceContext;
 
@@ -59,4 +70,107 @@ export class Settlements {
       };
     });
   }
+
+  /**
+   * Reads a merchant's settlements: `{ fiat, crypto }`, the same lists `merchants.get` shows.
+   *
+   * @example
+   * ```ts
+   * const { crypto, fiat } = await gateway.settlements.list('m_123');
+   * ```
+   * @throws {NotFoundError} when the merchant does not exist (or was deleted).
+   */
+  list(merchantId: string, options?: RequestOptions): ApiPromise<SettlementList> {
+    return this.#context.transport.request(() => {
+      const operation = 'settlements.list';
+      return {
+        operation,
+        method: 'GET',
+        path: path(operation, '/v1/merchants/{merchantId}/settlements', { merchantId }),
+        response: SettlementListSchema,
+        select: (list) => list,
+        options,
+      };
+    });
+  }
+
+  /**
+   * Points a crypto settlement at a new destination; its asset cannot change. The destination
+   * must be a CAIP-10 account on the asset's chain: the SDK checks its shape, the service refuses
+   * an account on another chain (`InvalidRequestError`). A PUT is safe to retry, and is.
+   *
+   * @example
+   * ```ts
+   * const settlement = await gateway.settlements.updateCrypto('m_123', 'cset_1', {
+   *   destination: 'eip155:8453:0x1111111111111111111111111111111111111111',
+   * });
+   * ```
+   * @throws {RequestValidationError} before sending, for an empty id, a settlement id over 256
+   * characters, or a destination that is not CAIP-10 (1 to 256 characters).
+   * @throws {InvalidRequestError} when the destination is on another chain than the asset.
+   * @throws {NotFoundError} when the merchant or the settlement does not exist.
+   */
+  updateCrypto(
+    merchantId: string,
+    settlementId: string,
+    params: CryptoSettlementUpdateParams,
+    options?: RequestOptions,
+  ): ApiPromise<CryptoSettlement> {
+    return this.#context.transport.request(() => {
+      const operation = 'settlements.updateCrypto';
+      const urlPath = settlementPath(operation, merchantId, settlementId);
+      const body = parseRequest(operation, CryptoSettlementUpdateParamsSchema, params);
+      return {
+        operation,
+        method: 'PUT',
+        path: urlPath,
+        body,
+        response: CryptoSettlementSchema,
+        select: (settlement) => settlement,
+        options,
+      };
+    });
+  }
+
+  /**
+   * Deletes a crypto settlement. Retried after a connection error, timeout or 5xx; when such a
+   * retry finds the settlement gone (404), the earlier attempt deleted it, and the call resolves
+   * `{ id, deleted: true }`. A 404 on the first attempt is a `NotFoundError`.
+   *
+   * @example
+   * ```ts
+   * await gateway.settlements.deleteCrypto('m_123', 'cset_1');
+   * ```
+   * @throws {RequestValidationError} before sending, for an empty id or one over 256 characters.
+   * @throws {NotFoundError} when the merchant or the settlement does not exist.
+   */
+  deleteCrypto(
+    merchantId: string,
+    settlementId: string,
+    options?: RequestOptions,
+  ): ApiPromise<CryptoSettlementDeletion> {
+    return this.#context.transport.request(() => {
+      const operation = 'settlements.deleteCrypto';
+      return {
+        operation,
+        method: 'DELETE',
+        path: settlementPath(operation, merchantId, settlementId),
+        response: CryptoSettlementDeletionSchema,
+        select: (deletion) => deletion,
+        options,
+        recoverAfterUnknownOutcome: (error: ApiError) =>
+          error instanceof NotFoundError ? { id: settlementId, deleted: true } : undefined,
+      };
+    });
+  }
+}
+
+/** …/settlements/crypto/{id}, the settlement id checked (1 to 256 characters) before encoding. */
+function settlementPath(operation: string, merchantId: string, settlementId: string): string {
+  const urlPath = path(operation, '/v1/merchants/{merchantId}/settlements/crypto/{settlementId}', {
+    merchantId,
+    settlementId,
+  });
+  parseRequest(operation, SettlementIdSchema, settlementId, 'settlementId');
+  return urlPath;
 }

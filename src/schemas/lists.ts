@@ -8,21 +8,26 @@ import {
   toWireDateTime,
 } from './primitives';
 
-/** The statuses both payment lists show and filter on (`cancelled` is not one of them). */
+/**
+ * The statuses the payment lists show and filter on. `cancelled` comes with the 2026-02-19
+ * contract; a service on 2026-02-18 shows a cancelled payment as `failed`.
+ */
 export type ListPaymentStatus =
   | 'requires_action'
   | 'processing'
   | 'succeeded'
   | 'failed'
-  | 'expired';
+  | 'expired'
+  | 'cancelled';
 
-/** The five statuses a list's `status` filter accepts. */
+/** The six statuses a list's `status` filter accepts. */
 export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = [
   'requires_action',
   'processing',
   'succeeded',
   'failed',
   'expired',
+  'cancelled',
 ];
 
 // ---------------------------------------------------------------- responses
@@ -167,8 +172,8 @@ const dateTime = z.pipe(
   ),
 );
 
-/** One value or several, always sent as a repeated query parameter. */
-function oneOrMany<T extends z.ZodMiniType<string>>(item: T, message: string) {
+/** One value or several, always sent as a repeated query parameter (an empty array is refused). */
+export function oneOrMany<T extends z.ZodMiniType<string>>(item: T, message: string) {
   const either = z.union([item, z.array(item).check(z.minLength(1, message))], { error: message });
   return z.pipe(
     either,
@@ -178,9 +183,16 @@ function oneOrMany<T extends z.ZodMiniType<string>>(item: T, message: string) {
   );
 }
 
-const nonEmpty = z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty'));
+export const nonEmpty = z
+  .string({ error: 'must be a string' })
+  .check(z.minLength(1, 'must not be empty'));
 
 const statuses = oneOrMany(
+  z.enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']),
+  'must be one of requires_action, processing, succeeded, failed, expired, cancelled, or a non-empty array of them',
+);
+// The deprecated list knows five statuses: it never gained `cancelled`.
+const legacyStatuses = oneOrMany(
   z.enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired']),
   'must be one of requires_action, processing, succeeded, failed, expired, or a non-empty array of them',
 );
@@ -217,7 +229,7 @@ export const PaymentListParamsSchema = z.strictObject({
   cursor: z.optional(nonEmpty),
   /** Items per page, 1 to 200. @default the service's */
   limit: z.optional(limit),
-  /** One status or several: requires_action, processing, succeeded, failed, expired. */
+  /** One status or several: requires_action, processing, succeeded, failed, expired, cancelled. */
   status: z.optional(statuses),
   /** A substring of the reference id: 3 to 35 of `A-Z a-z 0-9 space / : . , + -`. */
   referenceId: z.optional(
@@ -247,7 +259,7 @@ export const LegacyPaymentListParamsSchema = z.strictObject({
   /** Items per page, 1 to 200. */
   limit: z.optional(limit),
   /** One status or several: requires_action, processing, succeeded, failed, expired. */
-  status: z.optional(statuses),
+  status: z.optional(legacyStatuses),
 });
 /** Query of the deprecated `legacyPayments.list`, in snake_case. */
 export type LegacyPaymentListParams = z.input<typeof LegacyPaymentListParamsSchema>;

@@ -3,10 +3,17 @@ import type { RequestContext } from './context';
 import { faultResponse } from './faults';
 import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './http';
 import { listLegacyPayments, listPayments } from './lists';
+import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
+import { listPartnerPayments } from './partner-payments';
 import { cancelPayment, createRefund, getPaymentDetails } from './payment-actions';
 import { createPayment, getPaymentView } from './payments';
 import { recordRequest } from './request-log';
+import {
+  deleteCryptoSettlement,
+  listSettlements,
+  updateCryptoSettlement,
+} from './settlement-admin';
 import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
 import type { Store } from './store';
 
@@ -41,6 +48,13 @@ const ROUTES: readonly Route[] = [
   route('POST', '/v1/payments/:id/cancel', cancelPayment),
   route('POST', '/v1/refunds', createRefund),
   route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus),
+  // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
+  route('GET', '/v1/payments', listPartnerPayments),
+  route('GET', '/v1/merchants', listMerchants),
+  route('DELETE', '/v1/merchants/:merchantId', deleteMerchant),
+  route('GET', '/v1/merchants/:merchantId/settlements', listSettlements),
+  route('PUT', '/v1/merchants/:merchantId/settlements/crypto/:id', updateCryptoSettlement),
+  route('DELETE', '/v1/merchants/:merchantId/settlements/crypto/:id', deleteCryptoSettlement),
 ];
 
 /**

@@ -1,27 +1,35 @@
 import { fiatInfo } from './catalog';
+import type { ListKind } from './list-query';
 import { buyerJson, tokenAmountJson } from './payments';
 import {
   accountOn,
   isFinalStatus,
   isoTime as iso,
-  type ListStatus,
   type MerchantRecord,
   type PaymentRecord,
+  type PaymentStatus,
   statusAt,
   updatedAt,
 } from './records';
 
 const INT32_MAX = 2_147_483_647n;
 
-/** The status the lists show: they know five statuses, so a cancelled payment reads as failed. */
-export function listStatus(payment: PaymentRecord, nowMs: number): ListStatus {
+/**
+ * The status a list shows. The replacement lists show `cancelled` (as the 2026-02-19 contract
+ * does); the deprecated list knows five statuses, so there a cancelled payment reads as failed.
+ */
+export function listStatus(
+  payment: PaymentRecord,
+  nowMs: number,
+  kind: ListKind = 'legacy',
+): PaymentStatus {
   const status = statusAt(payment, nowMs);
-  return status === 'cancelled' ? 'failed' : status;
+  return status === 'cancelled' && kind === 'legacy' ? 'failed' : status;
 }
 
 /** An item of GET /v1/merchants/payments. */
 export function paymentItem(payment: PaymentRecord, merchant: MerchantRecord, nowMs: number) {
-  const status = listStatus(payment, nowMs);
+  const status = listStatus(payment, nowMs, 'payments');
   const fiat = fiatInfo(payment.currency);
   const { tx, settlement } = payment;
   const buyer = buyerJson(payment);

@@ -1,6 +1,6 @@
 import { CAIP2_PATTERN, isIsoDateTime, REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
 import { type Issue, ServiceError, validationError } from './http';
-import { LIST_STATUSES, type ListStatus } from './records';
+import { LIST_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from './records';
 
 /** Both lists' query, under one set of names. */
 export interface ListQuery {
@@ -8,7 +8,7 @@ export interface ListQuery {
   start: number | undefined;
   /** Epoch ms, exclusive. */
   end: number | undefined;
-  statuses: ListStatus[] | undefined;
+  statuses: PaymentStatus[] | undefined;
   /** Token symbols (any case) or CAIP-19 asset ids. */
   tokens: string[] | undefined;
   /** CAIP-2 chain ids, or (legacy list) bare chain references such as `8453`. */
@@ -53,9 +53,11 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
     issues.push({ field: names.end, message: `must not be before ${names.start}` });
   }
   const statuses = readAll(params, 'status');
+  // The replacement lists also filter on `cancelled` (2026-02-19); the deprecated one does not.
+  const known: readonly string[] = kind === 'legacy' ? LIST_STATUSES : PAYMENT_STATUSES;
   for (const status of statuses ?? []) {
-    if (!(LIST_STATUSES as readonly string[]).includes(status)) {
-      issues.push({ field: 'status', message: `must be one of ${LIST_STATUSES.join(', ')}` });
+    if (!known.includes(status)) {
+      issues.push({ field: 'status', message: `must be one of ${known.join(', ')}` });
     }
   }
   const networks = readAll(params, 'network')?.flatMap((value) => value.split(','));
@@ -76,7 +78,7 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
   return {
     start,
     end,
-    statuses: statuses as ListStatus[] | undefined,
+    statuses: statuses as PaymentStatus[] | undefined,
     tokens: readAll(params, names.token),
     networks,
     referenceId: kind === 'payments' ? referenceId : undefined,

@@ -14,17 +14,18 @@ interface Selection {
 }
 
 /**
- * Filters, sorts (sort key, then payment id: a total order) and pages one merchant's payments.
- * Stats are computed by the callers over `all`, the whole filtered set.
+ * Filters, sorts (sort key, then payment id: a total order) and pages the payments of the given
+ * merchants (undefined: every merchant's). Stats are computed by the callers over `all`, the
+ * whole filtered set.
  */
-function select(
+export function select(
   ctx: RequestContext,
   kind: ListKind,
-  merchantId: string,
+  merchantIds: readonly string[] | undefined,
   query: ListQuery,
 ): Selection {
   const { cursor, limit, ...filters } = query;
-  const hash = hashQuery({ kind, merchantId, ...filters });
+  const hash = hashQuery({ kind, merchantIds, ...filters });
   const keyOf = (p: PaymentRecord): CursorPosition => ({
     key: query.sortBy === 'date' ? BigInt(p.createdAt) : p.fiatMinor,
     id: p.id,
@@ -32,9 +33,10 @@ function select(
   const direction = query.sortDir === 'asc' ? 1 : -1;
   const compare = (a: CursorPosition, b: CursorPosition) =>
     direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const scope = merchantIds && new Set(merchantIds);
   // Keys are computed once per payment, not once per comparison.
   const sorted = [...ctx.store.payments.values()]
-    .filter((p) => p.merchantId === merchantId && matches(p, query, ctx.now))
+    .filter((p) => (!scope || scope.has(p.merchantId)) && matches(p, kind, query, ctx.now))
     .map((p) => ({ p, position: keyOf(p) }))
     .sort((a, b) => compare(a.position, b.position));
   let from = 0;
@@ -50,10 +52,10 @@ function select(
   return { all, page, nextCursor: more && last ? encodeCursor(last.position, hash) : null };
 }
 
-function matches(p: PaymentRecord, q: ListQuery, nowMs: number): boolean {
+function matches(p: PaymentRecord, kind: ListKind, q: ListQuery, nowMs: number): boolean {
   if (q.start !== undefined && p.createdAt < q.start) return false;
   if (q.end !== undefined && p.createdAt >= q.end) return false;
-  if (q.statuses && !q.statuses.includes(listStatus(p, nowMs))) return false;
+  if (q.statuses && !q.statuses.includes(listStatus(p, nowMs, kind))) return false;
   const { token } = p;
   if (
     q.tokens &&
@@ -79,7 +81,7 @@ function matches(p: PaymentRecord, q: ListQuery, nowMs: number): boolean {
 }
 
 /** Succeeded revenue per currency, in major units, currencies in alphabetical order. */
-function revenue(
+export function revenue(
   all: readonly PaymentRecord[],
   nowMs: number,
 ): { amount: number; currency: string; count: number }[] {
@@ -101,7 +103,7 @@ function revenue(
 }
 
 /** Distinct buyer accounts (one address is one customer on every chain). */
-function customers(all: readonly PaymentRecord[]): number {
+export function customers(all: readonly PaymentRecord[]): number {
   return new Set(all.flatMap((p) => (p.buyer ? [p.buyer.address.toLowerCase()] : []))).size;
 }
 
@@ -112,7 +114,7 @@ export function listPayments(ctx: RequestContext): Response {
     throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');
   }
   const query = parseListQuery(ctx.url.searchParams, 'payments');
-  const { all, page, nextCursor } = select(ctx, 'payments', merchantId, query);
+  const { all, page, nextCursor } = select(ctx, 'payments', [merchantId], query);
   const merchant = ctx.store.merchants.get(merchantId);
   return json(200, {
     data: merchant ? page.map((p) => paymentItem(p, merchant, ctx.now)) : [],
@@ -132,7 +134,7 @@ export function listPayments(ctx: RequestContext): Response {
 export function listLegacyPayments(ctx: RequestContext): Response {
   const merchantId = ctx.params[0] ?? '';
   const query = parseListQuery(ctx.url.searchParams, 'legacy');
-  const { all, page, nextCursor } = select(ctx, 'legacy', merchantId, query);
+  const { all, page, nextCursor } = select(ctx, 'legacy', [merchantId], query);
   const [top] = revenue(all, ctx.now).sort((a, b) => b.count - a.count);
   return json(
     200,

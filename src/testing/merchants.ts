@@ -22,9 +22,10 @@ export function settlementsJson(merchant: MerchantRecord) {
   };
 }
 
-function findMerchant(ctx: RequestContext, id: string | undefined): MerchantRecord {
+/** The merchant named in the path, or 404 `not_found` (also once it is soft-deleted). */
+export function findMerchant(ctx: RequestContext, id: string | undefined): MerchantRecord {
   const merchant = id === undefined ? undefined : ctx.store.merchants.get(id);
-  if (!merchant) {
+  if (!merchant || merchant.deletedAt !== undefined) {
     throw new ServiceError(404, 'not_found', `Merchant ${id} not found`, {
       details: { merchantId: id },
     });

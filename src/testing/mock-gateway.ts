@@ -40,7 +40,20 @@ const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing',
  * that has 1,000 payments. Serve it with msw (`mock.handlers`), over HTTP (`mock.listen()`), or
  * call `mock.fetch` directly.
  *
- * Choices the service's published contract leaves open (**silent**), made by this mock:
+ * Where the service's contract is silent, the mock chooses (and a client should accept either):
+ * - `DELETE /v1/merchants/{id}` is a soft delete: the merchant leaves `GET /v1/merchants`, and
+ *   reading, updating it or its settlements answers 404 `not_found`; a payment for it is 404
+ *   `merchant_not_found`. Deleting it again answers 200 `{ id, deleted: true }`. Its payments stay
+ *   in the payment lists (history to reconcile). `mock.getMerchant` still shows it, with `deletedAt`.
+ * - `PUT …/settlements/crypto/{id}` with a destination on another chain than the asset's answers
+ *   400 `params_validation` with an issue on `destination`.
+ * - `DELETE …/settlements/crypto/{id}` removes the settlement: deleting it again is 404 `not_found`.
+ * - `GET /v1/merchants` lists newest first (creation time, then id); `search` matches a
+ *   case-insensitive substring of the name or the id.
+ * - `GET /v1/payments` with `merchantId` ids the partner does not have matches nothing (no error);
+ *   without one it lists every merchant's payments (the mock has one partner).
+ * - Both replacement lists show and filter on `cancelled` (as the 2026-02-19 contract); the
+ *   deprecated list shows a cancelled payment as `failed` and refuses `status=cancelled`.
  * - Status reads with `maxPollMs` are held until the payment's status changes, `maxPollMs` passes
  *   (at most 60 s), or the payment expires; `holdStatusReads: false` answers at once. `maxPollMs`
  *   absent or 0 answers at once; a value that is not a whole number >= 0 is 400 `params_validation`.
@@ -129,6 +142,13 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       checkFault(fault);
       store.faults.push({ options: { ...fault }, remaining: fault.times ?? 1 });
     },
+    setMerchantStatus(merchantId, status) {
+      const merchant = store.merchants.get(merchantId);
+      if (!merchant) throw new Error(`Mock gateway has no merchant ${merchantId}`);
+      if (typeof status !== 'string' || status === '')
+        throw new TypeError('setMerchantStatus: status must be a non-empty string');
+      merchant.status = status;
+    },
     getMerchant(merchantId) {
       const merchant = store.merchants.get(merchantId);
       return merchant && merchantView(merchant);
@@ -149,7 +169,12 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 }
 
 function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {
-  return { ...merchantJson(merchant), settlements: settlementsJson(merchant) };
+  const { deletedAt } = merchant;
+  return {
+    ...merchantJson(merchant),
+    settlements: settlementsJson(merchant),
+    ...(deletedAt === undefined ? {} : { deletedAt: isoTime(deletedAt) }),
+  };
 }
 
 function paymentView(payment: PaymentRecord, now: number): MockPayment {

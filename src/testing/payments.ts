@@ -39,7 +39,9 @@ export function createPayment(ctx: RequestContext): Response {
   if (!merchantId) {
     throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');
   }
-  if (!ctx.store.merchants.has(merchantId)) {
+  // A soft-deleted merchant takes no new payments.
+  const merchant = ctx.store.merchants.get(merchantId);
+  if (!merchant || merchant.deletedAt !== undefined) {
     throw new ServiceError(404, 'merchant_not_found', `Merchant ${merchantId} not found`, {
       details: { merchantId },
     });

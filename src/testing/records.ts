@@ -1,7 +1,7 @@
 import { type Token, WALLETS, type Wallet } from './catalog';
 import type { Rng } from './rng';
 
-/** Every status a payment can have. `cancelled` never shows in either list (see lists.ts). */
+/** Every status a payment can have. `cancelled` shows in the replacement lists only (see list-items.ts). */
 export type PaymentStatus =
   | 'requires_action'
   | 'processing'
@@ -10,7 +10,7 @@ export type PaymentStatus =
   | 'expired'
   | 'cancelled';
 
-/** The statuses the payment lists show and filter on. */
+/** The statuses the deprecated payment list shows and filters on. */
 export type ListStatus = Exclude<PaymentStatus, 'cancelled'>;
 
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
@@ -56,6 +56,8 @@ export interface MerchantRecord {
   iconUrl: string | null;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** Epoch milliseconds of the soft delete; such a merchant answers 404 everywhere but DELETE. */
+  deletedAt?: number;
   crypto: CryptoSettlementRecord[];
   fiat: FiatSettlementRecord[];
 }

@@ -109,6 +109,8 @@ export interface MockMerchant {
   status: string;
   iconUrl: string | null;
   createdAt: string;
+  /** When it was deleted (ISO 8601); absent while it is live. A deleted merchant reads as 404. */
+  deletedAt?: string;
   settlements: {
     crypto: { id: string; asset: string; destination: string }[];
     fiat: { id: string; status: string; bankType: string }[];
@@ -207,9 +209,14 @@ export interface MockGateway {
   advancePayments(path?: readonly PaymentStatus[]): number;
   /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
   failNext(options: FailNextOptions): void;
-  /** A copy of one merchant, or undefined. */
+  /**
+   * Sets a merchant's status (`active`, `inactive`, `suspended`, or any other string the service
+   * might add), as the service's back office would. Throws for an unknown id.
+   */
+  setMerchantStatus(merchantId: string, status: string): void;
+  /** A copy of one merchant (a deleted one too, with `deletedAt`), or undefined. */
   getMerchant(merchantId: string): MockMerchant | undefined;
-  /** Copies of every merchant. */
+  /** Copies of every merchant, deleted ones included (with `deletedAt`). */
   merchants(): MockMerchant[];
   /** A copy of one payment, or undefined. */
   getPayment(paymentId: string): MockPayment | undefined;

@@ -2,16 +2,20 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import {
   ApiError,
+  CryptoSettlementDeletionSchema,
   CryptoSettlementSchema,
   LegacyPaymentsPageSchema,
+  MerchantDeletionSchema,
   type MerchantGateway,
   MerchantGatewayError,
   MerchantPaymentsPageSchema,
   MerchantSchema,
+  MerchantsPageSchema,
   MerchantWithSettlementsSchema,
   PaymentCreatedSchema,
   PaymentViewSchema,
   ResponseValidationError,
+  SettlementListSchema,
 } from 'merchant-gateway';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod/mini';
@@ -114,6 +118,43 @@ const METHODS: Record<string, Method> = {
         totalCustomers: 1,
       },
     },
+  },
+  'partnerPayments.list': {
+    call: async (c) => await c.partnerPayments.list({ merchantId: ['mer_1', 'mer_2'] }),
+    schema: MerchantPaymentsPageSchema,
+    valid: {
+      data: [],
+      nextCursor: null,
+      stats: { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 },
+    },
+  },
+  'merchants.list': {
+    call: async (c) => await c.merchants.list({ limit: 10 }),
+    schema: MerchantsPageSchema,
+    valid: { merchants: [merchantBody.merchant], totalCount: 1, nextCursor: 'c_2' },
+  },
+  'merchants.delete': {
+    call: (c) => c.merchants.delete('mer_1'),
+    schema: MerchantDeletionSchema,
+    valid: { id: 'mer_1', deleted: true },
+  },
+  'settlements.list': {
+    call: (c) => c.settlements.list('mer_1'),
+    schema: SettlementListSchema,
+    valid: {
+      fiat: [{ id: 'fset_1', status: 'active', bankType: 'sepa' }],
+      crypto: [{ id: 'set_1', asset: ASSET, destination: DESTINATION }],
+    },
+  },
+  'settlements.updateCrypto': {
+    call: (c) => c.settlements.updateCrypto('mer_1', 'set_1', { destination: DESTINATION }),
+    schema: CryptoSettlementSchema,
+    valid: { id: 'set_1', asset: ASSET, destination: DESTINATION },
+  },
+  'settlements.deleteCrypto': {
+    call: (c) => c.settlements.deleteCrypto('mer_1', 'set_1'),
+    schema: CryptoSettlementDeletionSchema,
+    valid: { id: 'set_1', deleted: true },
   },
   'legacyPayments.list': {
     call: async (c) => await c.legacyPayments.list('mer_1', { limit: 10 }),

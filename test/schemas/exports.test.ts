@@ -71,6 +71,16 @@ const samples: Record<string, unknown> = {
   PaymentStatusParamsSchema: { merchantId: 'mer_1', maxPollMs: 30_000 },
   RefundCreateParamsSchema: { paymentId: 'pay_1', merchantId: 'mer_1' },
   RefundSchema: { paymentId: 'pay_1' },
+  PartnerPaymentListParamsSchema: { merchantId: ['mer_1', 'mer_2'], status: ['cancelled'] },
+  MerchantListParamsSchema: { status: 'active', search: 'acme', limit: 100, cursor: 'c_2' },
+  MerchantsPageSchema: { merchants: [createdMerchant], totalCount: 1, nextCursor: null },
+  MerchantDeletionSchema: { id: 'mer_1', deleted: true },
+  SettlementListSchema: {
+    fiat: merchantWithSettlements.settlements.fiat,
+    crypto: [{ id: 'cs_1', ...settlement }],
+  },
+  CryptoSettlementUpdateParamsSchema: { destination: PAYOUT_ACCOUNT },
+  CryptoSettlementDeletionSchema: { id: 'cs_1', deleted: true },
 };
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */

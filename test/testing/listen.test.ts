@@ -27,10 +27,11 @@ describe('listen()', () => {
 
   it('answers 405 with Allow for a known path and the wrong method', async () => {
     const res = await fetch(`${server.url}/v1/payments`, {
+      method: 'PUT',
       headers: { 'Api-Key': mock.credentials.apiKey },
     });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('POST, GET');
   });
 
   it('rejects a raw non-ASCII header byte sequence with 400 header_not_ascii', async () => {
