@@ -13,24 +13,24 @@ const gateway = new MerchantGateway({
 const amount = { unit: 'iso4217/USD', value: '2500' };
 
 try {
-  // 1. waitForFinal: resolves with the final view; onUpdate sees each change on the way.
+  // 1. waitForFinal: resolves with the final status result; onUpdate sees each change on the way.
   const first = await gateway.payments.create({ amount, referenceId: 'order-1' });
   const buyer = setInterval(() => mock.advancePayments(), 150); // the mock's buyer pays
   const final = await gateway.payments.waitForFinal(first, {
     timeoutMs: 10_000,
-    onUpdate: (view) => console.log(`waitForFinal: ${view.status}`),
+    onUpdate: (update) => console.log(`waitForFinal: ${update.status}`),
   });
   clearInterval(buyer);
   console.log(`Final: ${final.status}`);
 
-  // 2. A timeout: nobody pays, so PollTimeoutError carries the last view read.
+  // 2. A timeout: nobody pays, so PollTimeoutError carries the last status read.
   const unpaid = await gateway.payments.create({ amount, referenceId: 'order-2' });
   try {
     await gateway.payments.waitForFinal(unpaid, { timeoutMs: 500 });
   } catch (error) {
     if (!(error instanceof PollTimeoutError)) throw error;
     console.log(
-      `Timed out, still ${error.lastView?.status}: show "awaiting payment" and poll later`,
+      `Timed out, still ${error.lastStatus?.status}: show "awaiting payment" and poll later`,
     );
   }
 
@@ -43,14 +43,14 @@ try {
     console.log(`Aborted: ${(error as Error).message}`);
   }
 
-  // 4. watch: an async iterable of views, one per status change, ending at the final one.
+  // 4. watch: an async iterable of status results, one per change, ending at the final one.
   const watched = await gateway.payments.create({ amount, referenceId: 'order-3' });
   const payer = setInterval(
     () => mock.advancePayments(['requires_action', 'processing', 'failed']),
     150,
   );
-  for await (const view of gateway.payments.watch(watched.paymentId, { intervalMs: 100 })) {
-    console.log(`watch: ${view.status}`);
+  for await (const update of gateway.payments.watch(watched.paymentId, { intervalMs: 100 })) {
+    console.log(`watch: ${update.status}${update.failureCode ? ` (${update.failureCode})` : ''}`);
   }
   clearInterval(payer);
 } finally {

@@ -1,5 +1,5 @@
 // The first run of merchant-gateway: create a merchant, register where it is paid, take a payment,
-// follow it to its final status, then list the merchant's payments.
+// follow it to its final status on the status read, then list the merchant's payments.
 //
 // With MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY set it talks to that service;
 // otherwise it starts the embedded mock on 127.0.0.1 and plays the buyer itself.
@@ -60,12 +60,17 @@ async function main(): Promise<void> {
     } else {
       console.log('Waiting:    open the URL above and pay (up to 10 minutes)');
     }
+    // Follows the merchant-side status read (GET /v1/payments/{id}/status), long-polling: a
+    // change reaches us as soon as the service sees it.
     const final = await gateway.payments.waitForFinal(payment, {
+      merchantId: merchant.id,
       timeoutMs: real ? 10 * 60_000 : 30_000,
-      onUpdate: (view) => console.log(`            status ${view.status}`),
+      onUpdate: (update) => console.log(`            status ${update.status}`),
     });
     clearInterval(buyer);
     console.log(`Final:      ${final.status}`);
+    if (final.info) console.log(`Paid in:    transaction ${final.info.txId}`);
+    if (final.failureCode) console.log(`Failed:     ${final.failureCode}`);
 
     // The mock's sample merchant has 1,000 payments: a list worth looking at.
     const listed = mock ? mock.sample.merchantId : merchant.id;

@@ -7,6 +7,7 @@ import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
 import { PartnerPayments } from './resources/partner-payments';
 import { Payments } from './resources/payments';
+import { Refunds } from './resources/refunds';
 import type { ResourceContext } from './resources/resource';
 import { Settlements } from './resources/settlements';
 import { VERSION } from './version';
@@ -238,6 +239,8 @@ export class MerchantGateway {
   readonly partnerPayments: PartnerPayments;
   /** @deprecated The path-based list of a merchant's payments. Use `payments.list` instead. */
   readonly legacyPayments: LegacyPayments;
+  /** Refund succeeded payments, in full. */
+  readonly refunds: Refunds;
 
   readonly #options: ClientOptions;
   readonly #resolved: Resolved;
@@ -281,6 +284,7 @@ export class MerchantGateway {
     this.payments = new Payments(context);
     this.partnerPayments = new PartnerPayments(context);
     this.legacyPayments = new LegacyPayments(context);
+    this.refunds = new Refunds(context);
   }
 
   /** The resolved base URL, without a trailing slash. */

@@ -37,6 +37,7 @@ export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';
 export type { Payments } from './resources/payments';
+export type { Refunds } from './resources/refunds';
 export type { Settlements } from './resources/settlements';
 export type {
   LegacyPayment,
@@ -104,6 +105,25 @@ export {
 export type { PartnerPaymentListParams } from './schemas/partner-payments';
 export { PartnerPaymentListParamsSchema } from './schemas/partner-payments';
 export type {
+  PaymentActionParams,
+  PaymentCancellation,
+  PaymentDetails,
+  PaymentDetailsSettlement,
+  PaymentFailureCode,
+  PaymentInformation,
+  PaymentStatusParams,
+  PaymentStatusResult,
+} from './schemas/payment-status';
+export {
+  PaymentActionParamsSchema,
+  PaymentCancellationSchema,
+  PaymentDetailsSchema,
+  PaymentDetailsSettlementSchema,
+  PaymentInformationSchema,
+  PaymentStatusParamsSchema,
+  PaymentStatusResultSchema,
+} from './schemas/payment-status';
+export type {
   Amount,
   AmountDisplay,
   KnownPaymentStatus,
@@ -124,6 +144,8 @@ export {
   PaymentViewMerchantSchema,
   PaymentViewSchema,
 } from './schemas/payments';
+export type { Refund, RefundCreateParams } from './schemas/refunds';
+export { RefundCreateParamsSchema, RefundSchema } from './schemas/refunds';
 export type {
   CryptoSettlementDeletion,
   CryptoSettlementUpdateParams,

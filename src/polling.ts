@@ -1,13 +1,15 @@
+import * as z from 'zod/mini';
 import { RateLimitedError } from './core/api-error';
 import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
 import type { Redactor } from './core/redact';
 import { sleep } from './core/retry';
 import type { RequestOptions } from './core/transport';
-import { FINAL_PAYMENT_STATUSES, type PaymentCreated, type PaymentView } from './schemas/payments';
+import type { PaymentStatusResult } from './schemas/payment-status';
+import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
 
 /** Options of `payments.waitForFinal` and `payments.watch`. */
 export interface PollOptions {
-  /** Stops polling at once, also during a wait or a read; rejects with the signal's reason. */
+  /** Stops polling at once, also during a wait or a held read; rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /**
    * How long to poll, in milliseconds, before rejecting with `PollTimeoutError`.
@@ -16,22 +18,37 @@ export interface PollOptions {
    */
   timeoutMs?: number | undefined;
   /**
-   * Milliseconds between reads when the service gives no `pollInMs`, e.g. when only an id is
-   * given. Every wait is kept within [100 ms, 30 s].
+   * Milliseconds between the starts of two immediate reads when the service gives no `pollInMs`.
+   * Every wait is kept within [100 ms, 30 s].
    * @default 1000
    */
   intervalMs?: number | undefined;
-  /** Called with the first view read and then once per status change, final one included. */
-  onUpdate?: ((view: PaymentView) => void) | undefined;
+  /**
+   * The merchant whose status read to use (`GET /v1/payments/{id}/status`, API-key clients only).
+   * Falls back to the client's; with neither, or with the app scheme, polling reads the gateway's
+   * `GET /v1/gateway/payment/{id}/status`.
+   */
+  merchantId?: string | undefined;
+  /** Called with the first result read and then once per status change, final one included. */
+  onUpdate?: ((status: PaymentStatusResult) => void) | undefined;
 }
 
-/** Reads one payment view: `payments.get`. */
-export type ReadPayment = (paymentId: string, options: RequestOptions) => PromiseLike<PaymentView>;
+/**
+ * Reads one payment status: immediate when `maxPollMs` is undefined, else held up to `maxPollMs`
+ * until the status changes.
+ */
+export type ReadStatus = (
+  paymentId: string,
+  maxPollMs: number | undefined,
+  options: RequestOptions,
+) => PromiseLike<PaymentStatusResult>;
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const DEFAULT_INTERVAL_MS = 1_000;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 30_000;
+/** The longest `maxPollMs` a held read asks for. */
+const MAX_HOLD_MS = 30_000;
 // setTimeout fires at once past this, which would turn a long timeout into an immediate one.
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -62,7 +79,18 @@ function plan(operation: string, paymentOrId: unknown, options: PollOptions): Pl
       message: 'must be a payment id or the result of payments.create',
     });
   }
-  const { timeoutMs = DEFAULT_TIMEOUT_MS, intervalMs = DEFAULT_INTERVAL_MS, onUpdate } = options;
+  const {
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    intervalMs = DEFAULT_INTERVAL_MS,
+    onUpdate,
+    merchantId,
+  } = options;
+  if (merchantId !== undefined && !z.safeParse(MerchantIdSchema, merchantId).success) {
+    issues.push({
+      field: 'merchantId',
+      message: 'must be a non-empty merchant id of visible ASCII characters',
+    });
+  }
   if (!isPositive(timeoutMs, MAX_TIMEOUT_MS)) {
     issues.push({
       field: 'timeoutMs',
@@ -79,12 +107,6 @@ function plan(operation: string, paymentOrId: unknown, options: PollOptions): Pl
   return { paymentId, created, timeoutMs, intervalMs };
 }
 
-/** A view that says whether it is final is believed; otherwise only the documented final statuses are. */
-function isFinal(view: PaymentView): boolean {
-  if (typeof view.isFinal === 'boolean') return view.isFinal;
-  return FINAL_PAYMENT_STATUSES.includes(view.status);
-}
-
 // A hint that is not a finite number (a hand-built PaymentCreated) must not turn into a 0 ms loop.
 function hint(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -95,17 +117,26 @@ function clamp(ms: number): number {
 }
 
 /**
- * Reads the payment until it is final, yielding the first view, then each view whose status
- * changed, then the final one, which it also returns. Every timer and listener is gone once it
+ * A held read that answers this much before its `maxPollMs` without a change shows a service that
+ * does not hold reads (a slack for clocks and the network, up to 1 s).
+ */
+function answeredEarly(elapsedMs: number, maxPollMs: number): boolean {
+  return elapsedMs < maxPollMs - Math.min(1000, maxPollMs / 10);
+}
+
+/**
+ * Reads the payment's status until it is final, yielding the first result, then each result whose
+ * status changed, then the final one, which it also returns. Reads alternate between immediate
+ * and held ones (see the contract's Polling section). Every timer and listener is gone once it
  * settles or is closed (a `break` out of `for await` closes it).
  */
 export async function* poll(
-  read: ReadPayment,
+  read: ReadStatus,
   operation: string,
   paymentOrId: PaymentCreated | string,
   options: PollOptions = {},
   redactor?: Redactor,
-): AsyncGenerator<PaymentView, PaymentView, undefined> {
+): AsyncGenerator<PaymentStatusResult, PaymentStatusResult, undefined> {
   const { paymentId, created, timeoutMs, intervalMs } = plan(operation, paymentOrId, options);
   const { signal: callerSignal, onUpdate } = options;
   callerSignal?.throwIfAborted();
@@ -115,43 +146,59 @@ export async function* poll(
   const onAbort = () => controller.abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
+  const deadlineAt = Date.now() + timeoutMs;
   const deadline = setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
 
-  let lastView: PaymentView | undefined;
+  let last: PaymentStatusResult | undefined;
   let pollInMs = hint(created?.pollInMs);
-  const nextWait = () => clamp(pollInMs ?? intervalMs);
+  const pace = () => clamp(pollInMs ?? intervalMs);
+  // Believed until a held read comes back early without a change.
+  let serviceHolds = true;
+  let nextHeld = false;
   try {
-    let wait = created === undefined || created.isFinal ? 0 : nextWait();
+    let wait = 0;
     for (;;) {
       if (wait > 0) await sleep(wait, controller.signal);
-      let view: PaymentView;
+      const started = Date.now();
+      const maxPollMs: number | undefined =
+        nextHeld && serviceHolds
+          ? Math.max(1, Math.min(MAX_HOLD_MS, deadlineAt - started))
+          : undefined;
+      let result: PaymentStatusResult;
       try {
-        view = await read(paymentId, { signal: controller.signal });
+        result = await read(paymentId, maxPollMs, { signal: controller.signal });
       } catch (error) {
         if (!(error instanceof RateLimitedError) || controller.signal.aborted) throw error;
         // The transport gave up; wait at least as long as the service asked, then read again.
-        wait = Math.max(error.retryAfterMs ?? 0, nextWait());
+        wait = Math.max(error.retryAfterMs ?? 0, pace());
         continue;
       }
-      const changed = view.status !== lastView?.status;
-      lastView = view;
-      pollInMs = hint(view.pollInMs) ?? pollInMs;
-      const final = created?.isFinal === true || isFinal(view);
-      if (changed || final) {
-        onUpdate?.(view);
-        yield view;
+      const changed = last !== undefined && result.status !== last.status;
+      const first = last === undefined;
+      last = result;
+      pollInMs = hint(result.pollInMs) ?? pollInMs;
+      const final = created?.isFinal === true || result.isFinal === true;
+      if (first || changed || final) {
+        onUpdate?.(result);
+        yield result;
       }
-      if (final) return view;
-      wait = nextWait();
+      if (final) return result;
+      if (maxPollMs !== undefined && !changed && answeredEarly(Date.now() - started, maxPollMs)) {
+        serviceHolds = false;
+      }
+      // An immediate read that saw nothing new is followed at once by a held one; otherwise the
+      // next read is immediate, no sooner than one pace after this one started.
+      nextHeld = serviceHolds && maxPollMs === undefined && !changed;
+      wait = nextHeld ? 0 : started + pace() - Date.now();
     }
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timedOut) {
       // The error shows what the service sent, which must not carry the client's keys.
-      const shown = redactor ? (redactor.value(lastView) as PaymentView | undefined) : lastView;
+      const shown = redactor ? (redactor.value(last) as PaymentStatusResult | undefined) : last;
       throw new PollTimeoutError(operation, paymentId, timeoutMs, shown);
     }
     throw error;
@@ -161,13 +208,13 @@ export async function* poll(
   }
 }
 
-/** Polls until the payment is final and resolves with that view. */
+/** Polls until the payment is final and resolves with that result. */
 export async function waitForFinal(
-  read: ReadPayment,
+  read: ReadStatus,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
   redactor?: Redactor,
-): Promise<PaymentView> {
+): Promise<PaymentStatusResult> {
   const updates = poll(read, 'payments.waitForFinal', paymentOrId, options, redactor);
   for (;;) {
     const step = await updates.next();
@@ -175,12 +222,12 @@ export async function waitForFinal(
   }
 }
 
-/** Polls until the payment is final, yielding the first view and each change of status. */
+/** Polls until the payment is final, yielding the first result and each change of status. */
 export function watch(
-  read: ReadPayment,
+  read: ReadStatus,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
   redactor?: Redactor,
-): AsyncIterable<PaymentView> {
+): AsyncIterable<PaymentStatusResult> {
   return poll(read, 'payments.watch', paymentOrId, options, redactor);
 }

@@ -120,22 +120,23 @@ export class PaginationError extends MerchantGatewayError {
 }
 
 // An inline type import keeps this block appended without touching the file's head.
-type PaymentView = import('../schemas/payments').PaymentView;
+type PaymentStatusResult = import('../schemas/payment-status').PaymentStatusResult;
 
 /** `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final. */
 export class PollTimeoutError extends MerchantGatewayError {
   override readonly name: string = 'PollTimeoutError';
-  /** The last view read before time ran out; undefined when no read completed. */
-  readonly lastView: PaymentView | undefined;
+  /** The last status read before time ran out; undefined when no read completed. */
+  readonly lastStatus: PaymentStatusResult | undefined;
 
   constructor(
     operation: string,
     paymentId: string,
     waitedMs: number,
-    lastView: PaymentView | undefined,
+    lastStatus: PaymentStatusResult | undefined,
   ) {
-    const last = lastView === undefined ? 'no status read yet' : `last status: ${lastView.status}`;
+    const last =
+      lastStatus === undefined ? 'no status read yet' : `last status: ${lastStatus.status}`;
     super(`${operation}: payment ${paymentId} not final after ${waitedMs} ms (${last})`);
-    this.lastView = lastView;
+    this.lastStatus = lastStatus;
   }
 }

@@ -77,6 +77,8 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
    * means the earlier attempt acted, so the call resolves with that value.
    */
   recoverAfterUnknownOutcome?: ((error: ApiError) => T | undefined) | undefined;
+  /** Added to the attempt timeout: a held (long-polling) read may rightly take this long. */
+  extraTimeoutMs?: number | undefined;
 }
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
@@ -173,7 +175,12 @@ export class Transport {
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const { config } = this;
     const { operation, method, options = {} } = spec;
-    const timeoutMs = numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs);
+    // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
+    const timeoutMs = Math.min(
+      numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs) +
+        (spec.extraTimeoutMs ?? 0),
+      2_147_483_647,
+    );
     const maxRetries = numericOption(
       operation,
       'maxRetries',

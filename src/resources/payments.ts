@@ -3,8 +3,15 @@ import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
-import { type PollOptions, waitForFinal, watch } from '../polling';
+import { type PollOptions, type ReadStatus, waitForFinal, watch } from '../polling';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
+import type {
+  PaymentActionParams,
+  PaymentCancellation,
+  PaymentDetails,
+  PaymentStatusParams,
+  PaymentStatusResult,
+} from '../schemas/payment-status';
 import {
   MerchantIdSchema,
   type PaymentCreated,
@@ -15,6 +22,13 @@ import {
   PaymentViewSchema,
 } from '../schemas/payments';
 import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
+import {
+  cancelPayment,
+  checkedMerchantId,
+  checkedPaymentStatus,
+  paymentDetails,
+  paymentStatus,
+} from './payment-actions';
 import { listPayments } from './payment-list';
 import { merchantIdFor, type ResourceContext } from './resource';
 
@@ -143,44 +157,137 @@ export class Payments {
   }
 
   /**
-   * Polls the payment until its status is final (succeeded, failed, expired, cancelled, or any
-   * status the service marks `isFinal`) and resolves with that view.
+   * Reads one payment as its merchant sees it (GET /v1/payments/{id}): status, your
+   * `referenceId`, and how it ended (`failureCode` when failed, `info` with the transaction when
+   * succeeded, `settlement` once paid out). The result adds the `paymentId` asked for.
    *
-   * Given the result of `create`, it waits the service's `pollInMs` before each read (and reads
-   * once, at once, when it is already final); given an id, it reads at once, then every
-   * `intervalMs`. Each wait is kept within [100 ms, 30 s] and never shorter than the service asked.
+   * @example
+   * ```ts
+   * const details = await gateway.payments.details('pay_123');
+   * if (details.status === 'succeeded') console.log(details.referenceId, details.info?.txId);
+   * ```
+   * @throws {RequestValidationError} before sending: a bad id, or no merchant id in the call or client.
+   * @throws {NotFoundError} when the payment does not exist.
+   */
+  details(
+    paymentId: string,
+    params: PaymentActionParams = {},
+    options?: RequestOptions,
+  ): ApiPromise<PaymentDetails> {
+    return paymentDetails(this.#context, paymentId, params, options);
+  }
+
+  /**
+   * Reads a payment's status (GET /v1/payments/{id}/status). With `maxPollMs` the service holds
+   * the read open up to that many milliseconds and answers as soon as the status changes (long
+   * polling); the attempt's timeout is stretched by `maxPollMs` to cover it.
+   * `waitForFinal` and `watch` use this read for you.
+   *
+   * @example
+   * ```ts
+   * const { status, isFinal, pollInMs } = await gateway.payments.status('pay_123', { maxPollMs: 30_000 });
+   * ```
+   * @throws {RequestValidationError} before sending: a bad id, `maxPollMs` not a whole number
+   * >= 0, or no merchant id in the call or client.
+   */
+  status(
+    paymentId: string,
+    params: PaymentStatusParams = {},
+    options?: RequestOptions,
+  ): ApiPromise<PaymentStatusResult> {
+    return checkedPaymentStatus(this.#context, paymentId, params, options);
+  }
+
+  /**
+   * Cancels a payment that is not final yet (POST /v1/payments/{id}/cancel). Always sends an
+   * Idempotency-Key (yours, or one generated per call and reused by its retries), so a retried
+   * cancel after a timeout or 5xx is safe.
+   *
+   * @example
+   * ```ts
+   * const cancellation = await gateway.payments.cancel('pay_123');
+   * console.log(cancellation.status, cancellation.cancelledReason); // cancelled cancelled_by_merchant
+   * ```
+   * @throws {RequestValidationError} before sending: a bad id or key, or no merchant id.
+   * @throws {InvalidRequestError} when the payment can no longer be cancelled (already final).
+   */
+  cancel(
+    paymentId: string,
+    params: PaymentActionParams = {},
+    options?: CreateRequestOptions,
+  ): ApiPromise<PaymentCancellation> {
+    return cancelPayment(this.#context, paymentId, params, options);
+  }
+
+  /**
+   * Follows the payment until its status is final and resolves with that status result
+   * (`failureCode` when failed, `info.txId` when succeeded).
+   *
+   * It reads the status endpoint: `GET /v1/payments/{id}/status` for API-key clients with a
+   * merchant id (the option, else the client's), else `GET /v1/gateway/payment/{id}/status`.
+   * Reads alternate between immediate and held ones (`maxPollMs` up to 30 s), so a change while a
+   * read is held arrives at once, and no read starts sooner than `pollInMs` (else `intervalMs`)
+   * after an immediate one. A service that does not hold reads is read once per `pollInMs`.
    *
    * @example
    * ```ts
    * const payment = await gateway.payments.create({ amount, referenceId: 'order-1042' });
    * redirect(payment.gatewayUrl);
-   * const view = await gateway.payments.waitForFinal(payment, { timeoutMs: 10 * 60_000 });
-   * if (view.status === 'succeeded') ship('order-1042');
+   * const result = await gateway.payments.waitForFinal(payment, { timeoutMs: 10 * 60_000 });
+   * if (result.status === 'succeeded') ship('order-1042', result.info?.txId);
    * ```
-   * @throws {PollTimeoutError} after `timeoutMs` (default 15 minutes), with the last view read.
+   * @throws {PollTimeoutError} after `timeoutMs` (default 15 minutes), with the last result read.
    * @throws {RequestValidationError} before any read, for a bad id or option.
    * @throws {ApiError} what a read threw once retries were spent (e.g. `NotFoundError`); rate
    * limiting only stretches the wait. An abort rejects with the signal's reason.
    */
-  waitForFinal(paymentOrId: PaymentCreated | string, options?: PollOptions): Promise<PaymentView> {
+  waitForFinal(
+    paymentOrId: PaymentCreated | string,
+    options?: PollOptions,
+  ): Promise<PaymentStatusResult> {
     const { redactor } = this.#context.transport.config;
-    return waitForFinal((id, opts) => this.get(id, opts), paymentOrId, options, redactor);
+    return waitForFinal(this.#statusReader(options), paymentOrId, options, redactor);
   }
 
   /**
-   * Polls the payment like `waitForFinal`, yielding the first view read, then one view per status
-   * change, and ending after the final one. Breaking out of the loop stops polling.
+   * Follows the payment like `waitForFinal`, yielding the first result read, then one result per
+   * status change, and ending after the final one. Breaking out of the loop stops polling.
    *
    * @example
    * ```ts
-   * for await (const view of gateway.payments.watch(payment)) {
-   *   console.log(view.status); // requires_action, processing, succeeded
+   * for await (const update of gateway.payments.watch(payment)) {
+   *   console.log(update.status); // requires_action, processing, succeeded
    * }
    * ```
    * @throws {PollTimeoutError} after `timeoutMs`, as `waitForFinal` does; the other errors too.
    */
-  watch(paymentOrId: PaymentCreated | string, options?: PollOptions): AsyncIterable<PaymentView> {
+  watch(
+    paymentOrId: PaymentCreated | string,
+    options?: PollOptions,
+  ): AsyncIterable<PaymentStatusResult> {
     const { redactor } = this.#context.transport.config;
-    return watch((id, opts) => this.get(id, opts), paymentOrId, options, redactor);
+    return watch(this.#statusReader(options), paymentOrId, options, redactor);
+  }
+
+  /** The status read polling uses: merchant side for API-key clients that know the merchant. */
+  #statusReader(options: PollOptions | undefined): ReadStatus {
+    const context = this.#context;
+    // Only the apiKey scheme may use the merchant-side read; the app scheme reads the gateway's.
+    const apiKeyScheme = Object.hasOwn(context.transport.config.authHeaders, 'Api-Key');
+    const merchantId = apiKeyScheme ? (options?.merchantId ?? context.merchantId) : undefined;
+    return (paymentId, maxPollMs, requestOptions) =>
+      paymentStatus(
+        context,
+        'payments.status',
+        paymentId,
+        () => ({
+          merchantId:
+            merchantId === undefined
+              ? undefined
+              : checkedMerchantId(context, 'payments.status', merchantId),
+          maxPollMs,
+        }),
+        requestOptions,
+      );
   }
 }

@@ -6,6 +6,7 @@ import { listLegacyPayments, listPayments } from './lists';
 import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
 import { listPartnerPayments } from './partner-payments';
+import { cancelPayment, createRefund, getPaymentDetails } from './payment-actions';
 import { createPayment, getPaymentView } from './payments';
 import { recordRequest } from './request-log';
 import {
@@ -13,6 +14,7 @@ import {
   listSettlements,
   updateCryptoSettlement,
 } from './settlement-admin';
+import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
 import type { Store } from './store';
 
 interface Route {
@@ -21,7 +23,7 @@ interface Route {
   segments: string[];
   /** The deprecated list authenticates with the legacy key scheme. */
   legacy?: true;
-  run: (ctx: RequestContext) => Response;
+  run: (ctx: RequestContext) => Response | Promise<Response>;
 }
 
 const route = (method: string, path: string, run: Route['run'], legacy?: true): Route => ({
@@ -41,6 +43,11 @@ const ROUTES: readonly Route[] = [
   route('GET', '/v1/merchants/:merchant_id/payments', listLegacyPayments, true),
   route('POST', '/v1/payments', createPayment),
   route('GET', '/v1/gateway/payment/:id', getPaymentView),
+  route('GET', '/v1/payments/:id', getPaymentDetails),
+  route('GET', '/v1/payments/:id/status', getPaymentStatus),
+  route('POST', '/v1/payments/:id/cancel', cancelPayment),
+  route('POST', '/v1/refunds', createRefund),
+  route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus),
   // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
   route('GET', '/v1/payments', listPartnerPayments),
   route('GET', '/v1/merchants', listMerchants),
@@ -75,7 +82,7 @@ export async function handle(store: Store, request: Request): Promise<Response |
 
   let response: Response;
   try {
-    response = dispatch(store, request, url, v1 === -1 ? undefined : path, bodyText);
+    response = await dispatch(store, request, url, v1 === -1 ? undefined : path, bodyText);
   } catch (error) {
     response = errorResponse(
       error instanceof ServiceError
@@ -93,7 +100,7 @@ function dispatch(
   url: URL,
   path: string | undefined,
   bodyText: string,
-): Response {
+): Response | Promise<Response> {
   checkHeaders(request.headers);
   const notFound = new ServiceError(
     404,

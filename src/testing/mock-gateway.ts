@@ -4,6 +4,7 @@ import { createHandlers, importMsw, requireMsw } from './handlers';
 import { isNetworkError } from './http';
 import { listen } from './listen';
 import { merchantJson, settlementsJson } from './merchants';
+import { refundedAt } from './payment-actions';
 import {
   accountOn,
   isFinalStatus,
@@ -15,6 +16,7 @@ import {
   statusAt,
   updatedAt,
 } from './records';
+import { notifyStatusChange } from './status-polling';
 import { Store } from './store';
 import type {
   MockCredentials,
@@ -52,6 +54,20 @@ const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing',
  *   without one it lists every merchant's payments (the mock has one partner).
  * - Both replacement lists show and filter on `cancelled` (as the 2026-02-19 contract); the
  *   deprecated list shows a cancelled payment as `failed` and refuses `status=cancelled`.
+ * - Status reads with `maxPollMs` are held until the payment's status changes, `maxPollMs` passes
+ *   (at most 60 s), or the payment expires; `holdStatusReads: false` answers at once. `maxPollMs`
+ *   absent or 0 answers at once; a value that is not a whole number >= 0 is 400 `params_validation`.
+ * - Once final, `pollInMs` is `null` on `GET /v1/payments/{id}/status` and absent on
+ *   `GET /v1/gateway/payment/{id}/status` (both forms the contract allows).
+ * - Details: `failureCode: 'declined_user'` once failed; `info` (`txId`, `optionAmount` in token
+ *   units) once succeeded; `settlement` null before success, `{ successful: null }` before the
+ *   payout, `{ successful: { txId, amount: { unit } } }` after it (no `value`, as published).
+ * - Another merchant's payment is 404 `payment_not_found` (refunds: 404 `not_found`); a missing
+ *   `Merchant-Id` on details, status, cancel or refunds is 401 `missing_merchant_id`.
+ * - Cancelling a final payment is 400 `invalid_state`; a cancel records `cancelledReason:
+ *   'cancelled_by_merchant'`; the same Idempotency-Key replays the first answer.
+ * - A refund checks the `paymentId` pattern (400), the payment (404), an earlier refund (409
+ *   `already_refunded`), then its status (400 `payment_not_succeeded`), in that order.
  *
  * @example
  * const mock = createMockGateway();
@@ -74,6 +90,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     credentials,
     pollInMs: options.pollInMs ?? 1000,
     viewPollHints: options.viewPollHints ?? false,
+    holdStatusReads: options.holdStatusReads ?? true,
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -118,6 +135,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
       moveTo(findPayment(paymentId), status, Date.now(), store.rng);
+      notifyStatusChange(store);
     },
     advancePayments(path = DEFAULT_PATH) {
       if (path.length < 2 || path.some((s) => !PAYMENT_STATUSES.includes(s))) {
@@ -133,6 +151,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         moveTo(payment, next, now, store.rng);
         moved++;
       }
+      if (moved > 0) notifyStatusChange(store);
       return moved;
     },
     failNext(fault) {
@@ -176,6 +195,7 @@ function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchan
 
 function paymentView(payment: PaymentRecord, now: number): MockPayment {
   const { token, buyer } = payment;
+  const refundTime = refundedAt(payment);
   return {
     id: payment.id,
     merchantId: payment.merchantId,
@@ -195,5 +215,6 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
       accountCaip10: accountOn(payment, buyer.address),
       walletName: buyer.wallet.name,
     },
+    refundedAt: refundTime === undefined ? null : isoTime(refundTime),
   };
 }

@@ -8,6 +8,8 @@ export interface MockConfig {
   credentials: MockCredentials;
   pollInMs: number;
   viewPollHints: boolean;
+  /** Status reads with `maxPollMs` wait for a change (true) or answer at once (false). */
+  holdStatusReads: boolean;
 }
 
 /** A stored successful answer, replayed for a retry with the same Idempotency-Key. */

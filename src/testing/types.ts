@@ -40,6 +40,14 @@ export interface MockGatewayOptions {
    * @default false
    */
   viewPollHints?: boolean;
+  /**
+   * Status reads (`GET /v1/payments/{id}/status`, `GET /v1/gateway/payment/{id}/status`) with a
+   * `maxPollMs` are held open until the payment's status changes, `maxPollMs` passes (at most
+   * 60 s, a cap the contract leaves open), or the payment expires. `false` answers every read at
+   * once, like a service that ignores `maxPollMs`.
+   * @default true
+   */
+  holdStatusReads?: boolean;
 }
 
 /** One request the mock received, with credentials masked. */
@@ -128,6 +136,8 @@ export interface MockPayment {
   /** Token quote: CAIP-19 asset, symbol, CAIP-2 network and value in the smallest unit. */
   token: { asset: string; symbol: string; network: string; value: string };
   buyer: { accountCaip10: string; walletName: string } | null;
+  /** When the payment was refunded (ISO 8601), or null: a payment is refunded at most once. */
+  refundedAt: string | null;
 }
 
 /** The seeded sample data. */

@@ -551,7 +551,7 @@ describe('a poll target that never reaches a final status', () => {
   test.each([
     ['waitForFinal, given the created payment', 'payments.waitForFinal', false],
     ['watch, given only the id', 'payments.watch', true],
-  ] as const)('%s ends in a PollTimeoutError with the last view', async (_, operation, byId) => {
+  ] as const)('%s ends in a PollTimeoutError with the last status', async (_, operation, byId) => {
     const c = client();
     const created = await c.payments.create(payment);
     const before = mock.payments().length;
@@ -568,13 +568,12 @@ describe('a poll target that never reaches a final status', () => {
     expect((error as Error).message).toBe(
       `${operation}: payment ${created.paymentId} not final after ${POLL_TIMEOUT_MS} ms (last status: requires_action)`,
     );
-    expect((error as PollTimeoutError).lastView?.status).toBe('requires_action');
-    // Given the created payment, the first read waits its pollInMs (1 s); given an id it is at
-    // once. Then one read a second: 4 or 5 reads in 4.5 s, never faster.
+    expect((error as PollTimeoutError).lastStatus?.status).toBe('requires_action');
+    // One immediate read, then one read the mock holds until the deadline: two reads in 4.5 s.
     const reads = mock.requests.filter(
-      (r) => r.path === `/v1/gateway/payment/${created.paymentId}`,
+      (r) => r.path === `/v1/payments/${created.paymentId}/status`,
     );
-    expect(reads).toHaveLength(byId ? 5 : 4);
+    expect(reads.map((r) => r.query)).toEqual([{}, { maxPollMs: String(POLL_TIMEOUT_MS) }]);
     expect(mock.payments().length).toBe(before);
   });
 });

@@ -12,9 +12,9 @@ import {
   gateway,
   HttpResponse,
   PAYMENT_ID,
+  result,
   settle,
   useScriptedGateway,
-  view,
 } from './helpers';
 
 const mock = useScriptedGateway();
@@ -28,33 +28,36 @@ function rateLimited(retryAfterSeconds: number): Response {
 
 describe('rate limiting while polling', () => {
   it('waits at least Retry-After before reading again once the transport gives up', async () => {
-    mock.state.script = (n) => (n === 1 ? rateLimited(5) : HttpResponse.json(view('succeeded')));
+    mock.state.script = (_read, n) =>
+      n === 1 ? rateLimited(5) : HttpResponse.json(result('succeeded'));
     const done = gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 1000 }));
 
     await vi.advanceTimersByTimeAsync(60_000);
 
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.state.reads).toEqual([1000, 6000]);
+    expect(mock.reads).toEqual([0, 5000]);
   });
 
   it('keeps the normal wait when Retry-After asks for less', async () => {
-    mock.state.script = (n) => (n === 1 ? rateLimited(1) : HttpResponse.json(view('succeeded')));
+    mock.state.script = (_read, n) =>
+      n === 1 ? rateLimited(1) : HttpResponse.json(result('succeeded'));
     const done = gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 2000 }));
 
     await vi.advanceTimersByTimeAsync(60_000);
 
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.state.reads).toEqual([2000, 4000]);
+    expect(mock.reads).toEqual([0, 2000]);
   });
 
   it('honours a Retry-After longer than the client will sleep, beyond the 30 s wait cap', async () => {
-    mock.state.script = (n) => (n === 1 ? rateLimited(90) : HttpResponse.json(view('succeeded')));
+    mock.state.script = (_read, n) =>
+      n === 1 ? rateLimited(90) : HttpResponse.json(result('succeeded'));
     const done = gateway().payments.waitForFinal(PAYMENT_ID);
 
     await vi.advanceTimersByTimeAsync(120_000);
 
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.state.reads).toEqual([0, 90_000]);
+    expect(mock.reads).toEqual([0, 90_000]);
   });
 });
 
@@ -67,20 +70,20 @@ describe('errors that end the wait', () => {
     await vi.advanceTimersByTimeAsync(60_000);
 
     await expect(done).rejects.toBeInstanceOf(AuthenticationError);
-    expect(mock.state.reads).toEqual([0]);
+    expect(mock.reads).toEqual([0]);
   });
 
   it('rejects with NotFoundError on 404 without reading again', async () => {
-    mock.state.script = (n) =>
+    mock.state.script = (_read, n) =>
       n === 1
-        ? HttpResponse.json(view('requires_action'))
+        ? HttpResponse.json(result('requires_action'))
         : HttpResponse.json({ code: 'payment_not_found', message: 'gone' }, { status: 404 });
     const done = settle(gateway().payments.waitForFinal(PAYMENT_ID));
 
     await vi.advanceTimersByTimeAsync(60_000);
 
     await expect(done).rejects.toBeInstanceOf(NotFoundError);
-    expect(mock.state.reads).toEqual([0, 1000]);
+    expect(mock.reads).toEqual([0, 0]);
   });
 
   it('rejects with the server error once the transport has spent its retries', async () => {
@@ -91,7 +94,7 @@ describe('errors that end the wait', () => {
     await vi.advanceTimersByTimeAsync(60_000);
 
     await expect(done).rejects.toBeInstanceOf(ServerError);
-    expect(mock.state.reads).toEqual([0]);
+    expect(mock.reads).toEqual([0]);
   });
 });
 
@@ -112,7 +115,7 @@ describe('input checks', () => {
 
     await expect(done).rejects.toBeInstanceOf(RequestValidationError);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(mock.state.reads).toEqual([]);
+    expect(mock.reads).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
   });
 

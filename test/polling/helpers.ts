@@ -5,21 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 export const BASE_URL = 'https://gateway.test';
 export const PAYMENT_ID = 'pay_1';
+export const MERCHANT_ID = 'mer_polling';
 
-/** The smallest valid gateway view, with the given status and extra fields (isFinal, pollInMs). */
-export function view(status: string, extra: Record<string, unknown> = {}) {
-  return {
-    status,
-    expiresAt: 1_900_000_000,
-    amount: {
-      unit: 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-      value: '1250000',
-      display: { assetName: 'USD Coin', assetSymbol: 'USDC', decimals: 6 },
-    },
-    buyer: null,
-    merchant: { name: 'Acme', iconUrl: null },
-    ...extra,
-  };
+const FINAL = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
+
+/** A status read's body: `isFinal` from the documented final statuses unless `extra` says. */
+export function result(status: string, extra: Record<string, unknown> = {}) {
+  return { status, isFinal: FINAL.has(status), ...extra };
 }
 
 /** A creation result that is not final yet and asks for `pollInMs` between reads. */
@@ -35,32 +27,70 @@ export function created(overrides: Partial<PaymentCreated> = {}): PaymentCreated
   };
 }
 
+/** An API-key client with a merchant id: it polls GET /v1/payments/{id}/status. */
 export function gateway(options: ClientOptions = {}): MerchantGateway {
-  return new MerchantGateway({ baseUrl: BASE_URL, apiKey: 'sk_test_polling', ...options });
+  return new MerchantGateway({
+    baseUrl: BASE_URL,
+    apiKey: 'sk_test_polling',
+    merchantId: MERCHANT_ID,
+    ...options,
+  });
 }
 
+/** One status read as the fake service saw it; times on the fake clock, from the test's start. */
+export interface Read {
+  /** When the read arrived. */
+  at: number;
+  /** When it was answered (later than `at` for a held read). */
+  answeredAt?: number;
+  /** `maxPollMs` of the query; undefined for an immediate read. */
+  maxPollMs: number | undefined;
+  path: string;
+  merchantId: string | null;
+}
+
+type Entry = string | ({ status: string } & Record<string, unknown>);
+
+const body = (entry: Entry) =>
+  typeof entry === 'string' ? result(entry) : result(entry.status, entry);
+
 /**
- * An msw server whose gateway view answers from `script`: the n-th read (1-based) gets
- * `script(n)`, and `reads` records the fake-clock time of each read, relative to the test's start.
+ * An msw server answering both status reads (merchant and gateway side) with fake timers on.
+ * `state.reads` records every read. Answers come from `state.script`, set by `statuses` (the n-th
+ * read gets the n-th entry at once, like a service that ignores maxPollMs) or `timeline` (a status
+ * that changes at given times, held reads waiting for the change).
  */
 export function useScriptedGateway() {
   const server = setupServer();
   const state = {
-    reads: [] as number[],
+    reads: [] as Read[],
     start: 0,
-    script: (_n: number): Response | Promise<Response> =>
-      HttpResponse.json(view('requires_action')),
+    script: (_read: Read, _n: number): Response | Promise<Response> =>
+      HttpResponse.json(result('requires_action')),
   };
+  const now = () => Date.now() - state.start;
   beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   beforeEach(() => {
     vi.useFakeTimers();
     state.reads = [];
     state.start = Date.now();
+    const answer = async ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      const max = url.searchParams.get('maxPollMs');
+      const read: Read = {
+        at: now(),
+        maxPollMs: max === null ? undefined : Number(max),
+        path: url.pathname,
+        merchantId: request.headers.get('merchant-id'),
+      };
+      state.reads.push(read);
+      const response = await state.script(read, state.reads.length);
+      read.answeredAt = now();
+      return response;
+    };
     server.use(
-      http.get(`${BASE_URL}/v1/gateway/payment/:id`, () => {
-        state.reads.push(Date.now() - state.start);
-        return state.script(state.reads.length);
-      }),
+      http.get(`${BASE_URL}/v1/payments/:id/status`, answer),
+      http.get(`${BASE_URL}/v1/gateway/payment/:id/status`, answer),
     );
   });
   afterEach(() => {
@@ -70,13 +100,42 @@ export function useScriptedGateway() {
   afterAll(() => server.close());
   return {
     state,
-    /** Answers the n-th read with the n-th entry (a status, or a status with extra fields), the last one repeating. */
-    statuses(...list: Array<string | ({ status: string } & Record<string, unknown>)>) {
-      state.script = (n) => {
-        const entry = list[Math.min(n, list.length) - 1] ?? 'requires_action';
-        return HttpResponse.json(
-          typeof entry === 'string' ? view(entry) : view(entry.status, entry),
-        );
+    server,
+    /** Start times of the reads. */
+    get reads() {
+      return state.reads.map((r) => r.at);
+    },
+    /** `i` for an immediate read, `h` for a held one, in order. */
+    get kinds() {
+      return state.reads.map((r) => (r.maxPollMs === undefined ? 'i' : 'h')).join('');
+    },
+    /** Answers the n-th read at once with the n-th entry, the last one repeating. */
+    statuses(...list: Entry[]) {
+      state.script = (_read, n) =>
+        HttpResponse.json(body(list[Math.min(n, list.length) - 1] ?? 'requires_action'));
+    },
+    /**
+     * The payment has each status from its time on (ms from the test's start). A held read waits
+     * until the status changes or its maxPollMs passes (`holds: false`: answers at once).
+     */
+    timeline(changes: readonly (readonly [number, Entry])[], { holds = true } = {}) {
+      const at = (t: number): Entry => {
+        let current: Entry = changes[0]?.[1] ?? 'requires_action';
+        for (const [from, entry] of changes) if (from <= t) current = entry;
+        return current;
+      };
+      state.script = async (read) => {
+        const status = (entry: Entry) => (typeof entry === 'string' ? entry : entry.status);
+        if (holds && read.maxPollMs !== undefined && read.maxPollMs > 0) {
+          const initial = status(at(read.at));
+          const next = changes.find(([from, entry]) => from > read.at && status(entry) !== initial);
+          const until = Math.min(
+            read.at + read.maxPollMs,
+            next ? next[0] : Number.POSITIVE_INFINITY,
+          );
+          await new Promise((resolve) => setTimeout(resolve, until - read.at));
+        }
+        return HttpResponse.json(body(at(now())));
       };
     },
   };

@@ -1,11 +1,16 @@
 import { MerchantGateway, type PaymentCreated } from 'merchant-gateway';
-import { createMockGateway, type MockGateway, type MockServer } from 'merchant-gateway/testing';
+import {
+  createMockGateway,
+  type MockGateway,
+  type MockGatewayOptions,
+  type MockServer,
+} from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const POLL_IN_MS = 100;
 
 /** Serves a fresh mock over real HTTP on loopback for one describe block. */
-function useServedMock(options: { viewPollHints?: boolean } = {}) {
+function useServedMock(options: MockGatewayOptions = {}) {
   const mock = createMockGateway({ pollInMs: POLL_IN_MS, ...options });
   let server: MockServer | undefined;
   beforeAll(async () => {
@@ -14,11 +19,11 @@ function useServedMock(options: { viewPollHints?: boolean } = {}) {
   afterAll(() => server?.close());
   return {
     mock,
-    client: () =>
+    client: ({ withMerchant = true } = {}) =>
       new MerchantGateway({
         baseUrl: server?.url,
         apiKey: mock.credentials.apiKey,
-        merchantId: mock.sample.merchantId,
+        ...(withMerchant ? { merchantId: mock.sample.merchantId } : {}),
       }),
   };
 }
@@ -33,58 +38,76 @@ function create(gateway: MerchantGateway, referenceId: string): Promise<PaymentC
   return gateway.payments.create({ amount: { unit: 'iso4217/USD', value: '1250' }, referenceId });
 }
 
-function readsOf(mock: MockGateway, paymentId: string): number {
-  return mock.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${paymentId}`)).length;
+function statusReads(mock: MockGateway, paymentId: string) {
+  return mock.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${paymentId}/status`));
 }
 
-describe('polling the mock service over real HTTP', () => {
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('long polling the mock service over real HTTP', () => {
   const { mock, client } = useServedMock();
 
-  it('waits for a new payment to succeed, reading no faster than pollInMs', async () => {
+  it('hears of a change during a held read within about 100 ms', async () => {
     const gateway = client();
     const payment = await create(gateway, 'order-1042');
-    expect(payment).toMatchObject({ isFinal: false, pollInMs: POLL_IN_MS });
-    const updates: string[] = [];
-    const started = Date.now();
-    const stop = advanceEvery(mock, 150);
-    try {
-      const view = await gateway.payments.waitForFinal(payment, {
-        timeoutMs: 5000,
-        onUpdate: (update) => updates.push(update.status),
-      });
-      expect(view.status).toBe('succeeded');
-    } finally {
-      stop();
-    }
-    const elapsed = Date.now() - started;
-    expect(updates.at(-1)).toBe('succeeded');
-    expect(new Set(updates).size).toBe(updates.length);
-    // The first read waits pollInMs too, so at most one read per 100 ms elapsed.
-    expect(readsOf(mock, payment.paymentId)).toBeLessThanOrEqual(Math.floor(elapsed / POLL_IN_MS));
+    const done = gateway.payments.waitForFinal(payment, { timeoutMs: 10_000 });
+    // Wait until the held read is in the mock's hands, then let some time pass inside it.
+    await until(() => statusReads(mock, payment.paymentId).some((r) => r.query.maxPollMs));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const changedAt = performance.now();
+    mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    const result = await done;
+    const latency = performance.now() - changedAt;
+
+    expect(result).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null });
+    expect(result.info?.txId).toMatch(/^0x/);
+    expect(latency).toBeLessThan(100);
+    const reads = statusReads(mock, payment.paymentId);
+    expect(reads.map((r) => r.path)).toEqual([
+      `/v1/payments/${payment.paymentId}/status`,
+      `/v1/payments/${payment.paymentId}/status`,
+    ]);
+    expect(reads[0]?.query).toEqual({});
+    // The smaller of 30 s and the time left of the 10 s timeout.
+    expect(Number(reads[1]?.query.maxPollMs)).toBeGreaterThan(9000);
+    expect(Number(reads[1]?.query.maxPollMs)).toBeLessThanOrEqual(10_000);
   });
-});
 
-describe('watching the mock service when its view carries poll hints', () => {
-  const { mock, client } = useServedMock({ viewPollHints: true });
-
-  it('yields each status once and ends on the view the service marks final', async () => {
-    const gateway = client();
-    const payment = await create(gateway, 'order-1043');
+  it('follows a payment the buyer moves along, one result per status, reading the gateway side without a merchant id', async () => {
+    const gateway = client({ withMerchant: false });
+    const payment = await create(client(), 'order-1043');
     const statuses: string[] = [];
-    let last: unknown;
     const stop = advanceEvery(mock, 150);
+    const started = Date.now();
     try {
-      for await (const view of gateway.payments.watch(payment.paymentId, { timeoutMs: 5000 })) {
-        statuses.push(view.status);
-        last = view;
+      for await (const update of gateway.payments.watch(payment.paymentId, { timeoutMs: 5000 })) {
+        statuses.push(update.status);
       }
     } finally {
       stop();
     }
-    expect(last).toMatchObject({ status: 'succeeded', isFinal: true });
-    expect(new Set(statuses).size).toBe(statuses.length);
-    expect(statuses.every((s) => ['requires_action', 'processing', 'succeeded'].includes(s))).toBe(
-      true,
-    );
+    const elapsed = Date.now() - started;
+    expect(statuses).toEqual(['requires_action', 'processing', 'succeeded']);
+    const reads = statusReads(mock, payment.paymentId);
+    expect(reads.every((r) => r.path.startsWith('/v1/gateway/payment/'))).toBe(true);
+    // At most two reads per change plus two per 30 s of waiting.
+    expect(reads.length).toBeLessThanOrEqual(2 * 2 + 2 * Math.ceil(elapsed / 30_000));
+  });
+});
+
+describe('polling a mock that answers held reads at once', () => {
+  const { mock, client } = useServedMock({ holdStatusReads: false });
+
+  it('reads once per pollInMs after the first held read comes back early', async () => {
+    const gateway = client();
+    const payment = await create(gateway, 'order-1044');
+    const outcome = gateway.payments.waitForFinal(payment, { timeoutMs: 1050 });
+    const error = await outcome.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'PollTimeoutError' });
+    const reads = statusReads(mock, payment.paymentId);
+    expect(reads.map((r) => (r.query.maxPollMs ? 'h' : 'i')).join('')).toMatch(/^ihi{8,10}$/);
   });
 });

@@ -5,21 +5,21 @@ import {
   gateway,
   HttpResponse,
   PAYMENT_ID,
+  result,
   settle,
   useScriptedGateway,
-  view,
 } from './helpers';
 
 const mock = useScriptedGateway();
 
 /** The n-th read from `hangFrom` on never answers. */
 function hangFrom(hangFrom: number, status = 'processing') {
-  mock.state.script = (n) =>
-    n < hangFrom ? HttpResponse.json(view(status)) : new Promise<Response>(() => {});
+  mock.state.script = (_read, n) =>
+    n < hangFrom ? HttpResponse.json(result(status)) : new Promise<Response>(() => {});
 }
 
 describe('timeout', () => {
-  it('rejects with PollTimeoutError carrying the last view read, and reads no more', async () => {
+  it('rejects with PollTimeoutError carrying the last result read, and reads no more', async () => {
     mock.statuses('requires_action', 'processing');
     const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 4500 }));
 
@@ -27,13 +27,25 @@ describe('timeout', () => {
 
     const error = await done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastView).toMatchObject({ status: 'processing' });
+    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
     expect((error as PollTimeoutError).message).toMatch(/after 4500 ms.*last status: processing/);
-    expect(mock.state.reads).toEqual([0, 1000, 2000, 3000, 4000]);
+    // The held read's change is followed by an immediate read at 1000; a held read answered at
+    // once then shows a service that does not hold, read once a second until the deadline.
+    expect(mock.reads).toEqual([0, 0, 1000, 1000, 2000, 3000, 4000]);
+    expect(mock.state.reads.map((r) => r.maxPollMs)).toEqual([
+      undefined,
+      4500,
+      undefined,
+      3500,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('cuts a wait short at the deadline, with no view when nothing was read', async () => {
+  it('cuts a wait short at the deadline', async () => {
+    mock.statuses('requires_action', 'processing');
     const done = settle(
       gateway().payments.waitForFinal(created({ pollInMs: 20_000 }), { timeoutMs: 3000 }),
     );
@@ -42,8 +54,22 @@ describe('timeout', () => {
 
     const error = await done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastView).toBeUndefined();
-    expect(mock.state.reads).toEqual([]);
+    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
+    expect(mock.reads).toEqual([0, 0]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('carries no status when no read completed before the deadline', async () => {
+    hangFrom(1);
+    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 3000 }));
+
+    await vi.advanceTimersByTimeAsync(3000);
+
+    const error = await done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect((error as PollTimeoutError).lastStatus).toBeUndefined();
+    expect((error as PollTimeoutError).message).toMatch(/no status read yet/);
+    expect(mock.reads).toEqual([0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -55,8 +81,8 @@ describe('timeout', () => {
 
     const error = await done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastView).toMatchObject({ status: 'processing' });
-    expect(mock.state.reads).toEqual([0, 1000]);
+    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
+    expect(mock.reads).toEqual([0, 0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });
@@ -74,16 +100,16 @@ describe('abort', () => {
     await expect(done).rejects.toBe(reason);
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(mock.state.reads).toEqual([0]);
+    expect(mock.reads).toEqual([0, 0]);
   });
 
-  it('rejects at once during a read with the signal’s own reason, leaving no timer', async () => {
+  it('rejects at once during a held read with the signal’s own reason, leaving no timer', async () => {
     hangFrom(2);
     const controller = new AbortController();
     const reason = new Error('shutting down');
     const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(mock.state.reads).toEqual([0, 1000]);
+    expect(mock.kinds).toBe('ih');
 
     controller.abort(reason);
 
@@ -97,7 +123,7 @@ describe('abort', () => {
 
     await expect(done).rejects.toBe(reason);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(mock.state.reads).toEqual([]);
+    expect(mock.reads).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ const fees = {
   fixed: { unit: 'iso4217/USD', value: '10' },
   percentage: '0.4',
 };
+const paymentInformation = { txId: '0xab', optionAmount: paymentView.amount };
 
 /** A valid value for every `…Schema` the public entry exports. */
 const samples: Record<string, unknown> = {
@@ -47,6 +48,33 @@ const samples: Record<string, unknown> = {
   LegacyPaymentSchema: legacyItem(1),
   LegacyPaymentsPageSchema: legacyPage([legacyItem(1)], null),
   LegacyPaymentListParamsSchema: { status: ['succeeded'], sort_by: 'amount', limit: 20 },
+  PaymentInformationSchema: paymentInformation,
+  PaymentStatusResultSchema: {
+    status: 'succeeded',
+    isFinal: true,
+    pollInMs: null,
+    info: paymentInformation,
+  },
+  PaymentDetailsSettlementSchema: {
+    successful: { txId: '0xab', amount: { unit: `caip19/${USDC_BASE}` } },
+  },
+  PaymentDetailsSchema: {
+    status: 'failed',
+    referenceId: 'order-1',
+    failureCode: 'declined_user',
+    info: null,
+    settlement: null,
+  },
+  PaymentCancellationSchema: {
+    paymentId: 'pay_1',
+    status: 'cancelled',
+    cancelledReason: 'cancelled_by_merchant',
+    cancelledAt: '2026-02-18T09:30:12.345Z',
+  },
+  PaymentActionParamsSchema: { merchantId: 'mer_1' },
+  PaymentStatusParamsSchema: { merchantId: 'mer_1', maxPollMs: 30_000 },
+  RefundCreateParamsSchema: { paymentId: 'pay_1', merchantId: 'mer_1' },
+  RefundSchema: { paymentId: 'pay_1' },
   PartnerPaymentListParamsSchema: { merchantId: ['mer_1', 'mer_2'], status: ['cancelled'] },
   MerchantListParamsSchema: { status: 'active', search: 'acme', limit: 100, cursor: 'c_2' },
   MerchantsPageSchema: { merchants: [createdMerchant], totalCount: 1, nextCursor: null },
@@ -101,10 +129,27 @@ const responseSchemas = [
   'LegacyPaymentSchema',
   'LegacyPaymentsStatsSchema',
   'LegacyPaymentsPageSchema',
+  'PaymentInformationSchema',
+  'PaymentStatusResultSchema',
+  'PaymentDetailsSettlementSchema',
+  'PaymentDetailsSchema',
+  'PaymentCancellationSchema',
+  'RefundSchema',
+  'MerchantsPageSchema',
+  'MerchantDeletionSchema',
+  'SettlementListSchema',
+  'CryptoSettlementDeletionSchema',
 ];
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
-const fieldTypes = ['MerchantStatus', 'FiatSettlementStatus', 'PaymentStatus', 'ListPaymentStatus'];
+const fieldTypes = [
+  'MerchantStatus',
+  'FiatSettlementStatus',
+  'PaymentStatus',
+  'KnownPaymentStatus',
+  'ListPaymentStatus',
+  'PaymentFailureCode',
+];
 
 const exported = sdk as unknown as Record<string, unknown>;
 const schemaNames = Object.keys(exported).filter((name) => name.endsWith('Schema'));

@@ -279,20 +279,22 @@ describe('a PaginationError', () => {
 
 describe('a PollTimeoutError', () => {
   test.each(SCHEMES)(
-    'never shows a key, even when the last view read echoes one (%s)',
+    'never shows a key, even when the last status read echoes one (%s)',
     async (_, auth) => {
       const secret = secretsOf(auth)[0] as string;
       respond = () =>
         HttpResponse.json({
           status: `pending-${secret}`,
-          expiresAt: 1_900_000_000,
-          amount: {
-            unit: 'caip19/eip155:1/erc20:0xabc',
-            value: '1',
-            display: { assetName: secret, assetSymbol: 'X', decimals: 6 },
+          isFinal: false,
+          failureCode: `code-${secret}`,
+          info: {
+            txId: `tx ${secret}`,
+            optionAmount: {
+              unit: 'caip19/eip155:1/erc20:0xabc',
+              value: '1',
+              display: { assetName: secret, assetSymbol: 'X', decimals: 6 },
+            },
           },
-          buyer: null,
-          merchant: { name: `Acme ${secret}`, iconUrl: null },
         });
       const log = capture();
       const client = new MerchantGateway({
@@ -306,7 +308,7 @@ describe('a PollTimeoutError', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PollTimeoutError);
       expectNoSecret([...renderings(error), log.text()]);
-      expect((error as PollTimeoutError).lastView?.merchant.name).toBe('Acme ***');
+      expect((error as PollTimeoutError).lastStatus?.info?.txId).toBe('tx ***');
     },
   );
 });

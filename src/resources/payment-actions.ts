@@ -1,0 +1,143 @@
+import type { ApiPromise } from '../core/api-promise';
+import { path } from '../core/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/transport';
+import { parseRequest } from '../core/validate';
+import {
+  type PaymentActionParams,
+  PaymentActionParamsSchema,
+  type PaymentCancellation,
+  PaymentCancellationSchema,
+  type PaymentDetails,
+  PaymentDetailsSchema,
+  type PaymentStatusParams,
+  PaymentStatusParamsSchema,
+  type PaymentStatusResult,
+  PaymentStatusResultSchema,
+} from '../schemas/payment-status';
+import { MerchantIdSchema } from '../schemas/payments';
+import { merchantIdFor, type ResourceContext } from './resource';
+
+/** The merchant of a call, checked like any header value: the call's own, else the client's. */
+export function checkedMerchantId(
+  context: ResourceContext,
+  operation: string,
+  merchantId: string | undefined,
+): string {
+  return parseRequest(
+    operation,
+    MerchantIdSchema,
+    merchantIdFor(context, operation, merchantId),
+    'merchantId',
+  );
+}
+
+/** GET /v1/payments/{id}: the merchant's view of one payment. */
+export function paymentDetails(
+  context: ResourceContext,
+  paymentId: string,
+  params: PaymentActionParams,
+  options: RequestOptions | undefined,
+): ApiPromise<PaymentDetails> {
+  return context.transport.request(() => {
+    const operation = 'payments.details';
+    const input = parseRequest(operation, PaymentActionParamsSchema, params);
+    const merchantId = checkedMerchantId(context, operation, input.merchantId);
+    return {
+      operation,
+      method: 'GET',
+      path: path(operation, '/v1/payments/{paymentId}', { paymentId }),
+      headers: { 'Merchant-Id': merchantId },
+      response: PaymentDetailsSchema,
+      select: (body) => ({ ...body, paymentId }),
+      options,
+    };
+  });
+}
+
+/** Which status read to make: the merchant side when `merchantId` is set, and how long to hold it. */
+export interface StatusRead {
+  merchantId?: string | undefined;
+  maxPollMs?: number | undefined;
+}
+
+/**
+ * GET /v1/payments/{id}/status (a merchant id given) or /v1/gateway/payment/{id}/status (none:
+ * the buyer side, which polling uses for app-scheme clients). `maxPollMs` holds the read open.
+ * `read` runs when the request is built, so its validation failures reject the promise.
+ */
+export function paymentStatus(
+  context: ResourceContext,
+  operation: string,
+  paymentId: string,
+  read: () => StatusRead,
+  options: RequestOptions | undefined,
+): ApiPromise<PaymentStatusResult> {
+  return context.transport.request(() => {
+    const { merchantId, maxPollMs } = read();
+    const template =
+      merchantId === undefined
+        ? '/v1/gateway/payment/{paymentId}/status'
+        : '/v1/payments/{paymentId}/status';
+    const query = new URLSearchParams();
+    if (maxPollMs !== undefined && maxPollMs > 0) query.set('maxPollMs', String(maxPollMs));
+    return {
+      operation,
+      method: 'GET',
+      path: path(operation, template, { paymentId }),
+      query,
+      ...(merchantId === undefined ? {} : { headers: { 'Merchant-Id': merchantId } }),
+      response: PaymentStatusResultSchema,
+      select: (result) => result,
+      // The service may rightly hold the read this long before answering.
+      extraTimeoutMs: maxPollMs ?? 0,
+      options,
+    };
+  });
+}
+
+/** `payments.status`: the merchant-side read, its options checked before sending. */
+export function checkedPaymentStatus(
+  context: ResourceContext,
+  paymentId: string,
+  params: PaymentStatusParams,
+  options: RequestOptions | undefined,
+): ApiPromise<PaymentStatusResult> {
+  const operation = 'payments.status';
+  return paymentStatus(
+    context,
+    operation,
+    paymentId,
+    () => {
+      const input = parseRequest(operation, PaymentStatusParamsSchema, params);
+      return {
+        merchantId: checkedMerchantId(context, operation, input.merchantId),
+        maxPollMs: input.maxPollMs,
+      };
+    },
+    options,
+  );
+}
+
+/** POST /v1/payments/{id}/cancel, always with an Idempotency-Key so a retry cannot act twice. */
+export function cancelPayment(
+  context: ResourceContext,
+  paymentId: string,
+  params: PaymentActionParams,
+  options: CreateRequestOptions | undefined,
+): ApiPromise<PaymentCancellation> {
+  return context.transport.request(() => {
+    const operation = 'payments.cancel';
+    const input = parseRequest(operation, PaymentActionParamsSchema, params);
+    const merchantId = checkedMerchantId(context, operation, input.merchantId);
+    return {
+      operation,
+      method: 'POST',
+      path: path(operation, '/v1/payments/{paymentId}/cancel', { paymentId }),
+      headers: { 'Merchant-Id': merchantId },
+      idempotency: 'always',
+      response: PaymentCancellationSchema,
+      select: (cancellation) => cancellation,
+      options,
+    };
+  });
+}

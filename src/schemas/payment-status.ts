@@ -1,0 +1,101 @@
+import * as z from 'zod/mini';
+import { exact, maybe, openEnum, responseObject } from './common';
+import { AmountSchema, MerchantIdSchema, type PaymentStatus } from './payments';
+
+/** Why a payment failed; the service documents one value so far, others may come. */
+export type PaymentFailureCode = 'declined_user' | (string & {});
+
+/** What a succeeded payment was paid with: the transaction hash and the token amount. */
+export const PaymentInformationSchema = responseObject({
+  /** Hash of the paying transaction. */
+  txId: z.string(),
+  /** The amount paid, in token units. */
+  optionAmount: AmountSchema,
+});
+/** The transaction and token amount of a succeeded payment. */
+export interface PaymentInformation extends z.output<typeof PaymentInformationSchema> {}
+
+/** What `GET /v1/payments/{id}/status` (and the gateway's status read) answers. */
+export const PaymentStatusResultSchema = responseObject({
+  status: openEnum<PaymentStatus>(),
+  /** True once the status can no longer change. */
+  isFinal: z.boolean(),
+  /** Milliseconds to wait before reading again; absent or null once final. */
+  pollInMs: maybe(z.number()),
+  /** Set when the payment failed. */
+  failureCode: maybe(openEnum<PaymentFailureCode>()),
+  /** Set when the payment succeeded. */
+  info: maybe(PaymentInformationSchema),
+});
+/** A payment's status as the status read returns it: `status`, `isFinal`, `pollInMs`, and why or how it ended. */
+export interface PaymentStatusResult extends z.output<typeof PaymentStatusResultSchema> {}
+
+/** The settlement of a succeeded payment, once it was paid out to the merchant. */
+export const PaymentDetailsSettlementSchema = responseObject({
+  /** Null or absent until the payout happened. */
+  successful: maybe(
+    responseObject({
+      txId: z.string(),
+      // The published contract promises a `value` but its schema has none: taken when present.
+      amount: responseObject({ unit: z.string(), value: z.optional(z.string()) }),
+    }),
+  ),
+});
+/** A payment's settlement: `successful` holds the payout transaction once there is one. */
+export interface PaymentDetailsSettlement extends z.output<typeof PaymentDetailsSettlementSchema> {}
+
+/** The body of `GET /v1/payments/{id}`: the merchant's view of one payment. */
+export const PaymentDetailsSchema = responseObject({
+  status: openEnum<PaymentStatus>(),
+  referenceId: z.string(),
+  failureCode: maybe(openEnum<PaymentFailureCode>()),
+  info: maybe(PaymentInformationSchema),
+  settlement: maybe(PaymentDetailsSettlementSchema),
+});
+/** What `payments.details` returns: the service's body plus the `paymentId` that was asked for. */
+export interface PaymentDetails extends z.output<typeof PaymentDetailsSchema> {
+  /** The id the call asked for (the service's body does not repeat it). */
+  paymentId: string;
+}
+
+/** What `POST /v1/payments/{id}/cancel` answers. */
+export const PaymentCancellationSchema = responseObject({
+  paymentId: z.string(),
+  status: openEnum<PaymentStatus>(),
+  /** Free text, e.g. `cancelled_by_merchant`. */
+  cancelledReason: z.string(),
+  /** When the payment was cancelled (RFC 3339). */
+  cancelledAt: z.string(),
+});
+/** What `payments.cancel` returns: the cancelled payment's id, status, reason and time. */
+export interface PaymentCancellation extends z.output<typeof PaymentCancellationSchema> {}
+
+/** Options of `payments.details` and `payments.cancel`. */
+export const PaymentActionParamsSchema = exact({
+  /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
+  merchantId: z.optional(MerchantIdSchema),
+});
+/** Options of `payments.details` and `payments.cancel`: the merchant, when not the client's. */
+export type PaymentActionParams = z.input<typeof PaymentActionParamsSchema>;
+
+/** Options of `payments.status`. */
+export const PaymentStatusParamsSchema = exact({
+  /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
+  merchantId: z.optional(MerchantIdSchema),
+  /**
+   * Longest time, in milliseconds, the service may hold the read open, answering early when the
+   * status changes. A whole number >= 0; absent or 0 asks for an immediate answer.
+   */
+  maxPollMs: z.optional(
+    z
+      .number({ error: 'must be a whole number of milliseconds >= 0' })
+      .check(
+        z.refine(
+          (n) => Number.isSafeInteger(n) && n >= 0,
+          'must be a whole number of milliseconds >= 0',
+        ),
+      ),
+  ),
+});
+/** Options of `payments.status`: the merchant and `maxPollMs` for a held (long-polling) read. */
+export type PaymentStatusParams = z.input<typeof PaymentStatusParamsSchema>;

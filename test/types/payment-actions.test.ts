@@ -1,0 +1,82 @@
+import {
+  type ApiPromise,
+  type CreateRequestOptions,
+  MerchantGateway,
+  type PaymentActionParams,
+  type PaymentCancellation,
+  type PaymentDetails,
+  type PaymentStatusParams,
+  type PaymentStatusResult,
+  type PollTimeoutError,
+  type Refund,
+  type RefundCreateParams,
+  type RequestOptions,
+} from 'merchant-gateway';
+import { describe, expectTypeOf, it } from 'vitest';
+
+// Never sends a request: these tests only look at types.
+const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const { payments, refunds } = gateway;
+
+describe('payment action signatures', () => {
+  it('details, status and cancel take an id, optional params and options', () => {
+    expectTypeOf(payments.details).parameters.toEqualTypeOf<
+      [string, (PaymentActionParams | undefined)?, (RequestOptions | undefined)?]
+    >();
+    expectTypeOf(payments.details).returns.toEqualTypeOf<ApiPromise<PaymentDetails>>();
+    expectTypeOf(payments.status).parameters.toEqualTypeOf<
+      [string, (PaymentStatusParams | undefined)?, (RequestOptions | undefined)?]
+    >();
+    expectTypeOf(payments.status).returns.toEqualTypeOf<ApiPromise<PaymentStatusResult>>();
+    expectTypeOf(payments.cancel).parameters.toEqualTypeOf<
+      [string, (PaymentActionParams | undefined)?, (CreateRequestOptions | undefined)?]
+    >();
+    expectTypeOf(payments.cancel).returns.toEqualTypeOf<ApiPromise<PaymentCancellation>>();
+  });
+
+  it('refunds.create takes params without an idempotency key and returns ApiPromise<Refund>', () => {
+    expectTypeOf(refunds.create).parameters.toEqualTypeOf<
+      [RefundCreateParams, (RequestOptions | undefined)?]
+    >();
+    expectTypeOf(refunds.create).returns.toEqualTypeOf<ApiPromise<Refund>>();
+    // Never called: only the compiler looks at these.
+    const misuse = () => {
+      // @ts-expect-error refunds take no idempotency key
+      void refunds.create({ paymentId: 'pay_1' }, { idempotencyKey: 'k' });
+      // @ts-expect-error a refund is always in full: no amount
+      void refunds.create({ paymentId: 'pay_1', amount: '5' });
+    };
+    expectTypeOf(misuse).toBeFunction();
+  });
+
+  it('polling returns status results', () => {
+    expectTypeOf(payments.waitForFinal('pay_1')).toEqualTypeOf<Promise<PaymentStatusResult>>();
+    expectTypeOf(payments.watch('pay_1')).toEqualTypeOf<AsyncIterable<PaymentStatusResult>>();
+    expectTypeOf<PollTimeoutError['lastStatus']>().toEqualTypeOf<PaymentStatusResult | undefined>();
+  });
+});
+
+describe('payment action result types', () => {
+  it('are closed: a misspelt field does not compile', () => {
+    const check = (details: PaymentDetails, result: PaymentStatusResult) => {
+      // @ts-expect-error referenceID is not a field (referenceId is)
+      void details.referenceID;
+      // @ts-expect-error pollInMS is not a field (pollInMs is)
+      void result.pollInMS;
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
+  it('types the nulls and absences the service is known to send', () => {
+    expectTypeOf<PaymentStatusResult['pollInMs']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<null>().toExtend<PaymentDetails['settlement']>();
+    expectTypeOf<null>().toExtend<NonNullable<PaymentDetails['settlement']>['successful']>();
+    expectTypeOf<
+      NonNullable<NonNullable<PaymentDetails['settlement']>['successful']>['amount']['value']
+    >().toEqualTypeOf<string | undefined>();
+    expectTypeOf<NonNullable<PaymentStatusResult['info']>['txId']>().toEqualTypeOf<string>();
+    expectTypeOf<'declined_user'>().toExtend<PaymentStatusResult['failureCode']>();
+    expectTypeOf<PaymentDetails['paymentId']>().toEqualTypeOf<string>();
+    expectTypeOf<PaymentCancellation['cancelledAt']>().toEqualTypeOf<string>();
+  });
+});
