@@ -51,7 +51,7 @@ function runNode(name, version) {
 }
 
 /** Bundles dist/index.js with a driver around `drive` (its source travels into the bundle). */
-async function bundle(format, driver) {
+async function bundle(format, driver, external = []) {
   const { outputFiles } = await esbuild.build({
     stdin: {
       contents: `import * as sdk from './dist/index.js';\nconst drive = ${drive.toString()};\n${driver}`,
@@ -60,6 +60,21 @@ async function bundle(format, driver) {
     },
     bundle: true,
     format,
+    platform: 'browser',
+    target: 'es2022',
+    external,
+    write: false,
+    logLevel: 'silent',
+  });
+  return outputFiles[0]?.text ?? '';
+}
+
+/** dist/index.cjs (and zod's CommonJS build) as one CommonJS module, for workerd's own require. */
+async function commonJsBundle() {
+  const { outputFiles } = await esbuild.build({
+    stdin: { contents: "module.exports = require('./dist/index.cjs');", resolveDir: root },
+    bundle: true,
+    format: 'cjs',
     platform: 'browser',
     target: 'es2022',
     write: false,
@@ -97,10 +112,12 @@ async function runEdge() {
   }
 }
 
-// The worker reaches the mock on 127.0.0.1 over real HTTP: miniflare's outbound network allows
+// The worker drives the ESM build bundled into it, then the CommonJS build loaded by workerd as
+// a CommonJS module. It reaches the mock on 127.0.0.1 over real HTTP: miniflare's outbound network allows
 // private addresses (workerd's own default allows public ones only). The request count, which
 // only the host can read, comes back through a service binding.
-const worker = `export default {
+const worker = `import cjs from './sdk.cjs';
+export default {
   async fetch(request, env) {
     const server = {
       url: env.SERVER_URL,
@@ -110,6 +127,7 @@ const worker = `export default {
     };
     try {
       await drive(sdk, server);
+      await drive(cjs, server);
       return new Response(typeof process === 'undefined' ? 'no process global' : 'process');
     } catch (error) {
       return new Response(String(error?.stack ?? error), { status: 500 });
@@ -123,8 +141,15 @@ async function runWorkerd() {
   let mf;
   try {
     mf = new Miniflare({
-      modules: true,
-      script: await bundle('esm', worker),
+      modulesRoot: root,
+      modules: [
+        {
+          type: 'ESModule',
+          path: join(root, 'worker.mjs'),
+          contents: await bundle('esm', worker, ['./sdk.cjs']),
+        },
+        { type: 'CommonJS', path: join(root, 'sdk.cjs'), contents: await commonJsBundle() },
+      ],
       compatibilityDate: '2026-07-01',
       bindings: { SERVER_URL: server.url, API_KEY: server.apiKey, MERCHANT_ID: server.merchantId },
       serviceBindings: { HOST: async () => new Response(String(server.requests())) },
@@ -135,7 +160,7 @@ async function runWorkerd() {
     report(
       'workerd',
       true,
-      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: esm bundle of dist as a worker, ${text}, ${server.kind} server`,
+      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, ${text}, ${server.kind} server`,
       t,
     );
   } catch (error) {
