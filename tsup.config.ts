@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const shared: Options = {
   entry: {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
@@ -8,15 +8,25 @@ export default defineConfig({
   },
   // tsup's declaration build passes `baseUrl`, which TypeScript 6 flags as deprecated.
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  format: ['esm', 'cjs'],
-  // Node >= 22.12 can require() our ESM-only dependencies, so the CommonJS build loads them
-  // instead of carrying a second copy (checked by attw and a real require() in check-pack).
-  external: ['ky', 'p-retry', 'zod', 'msw'],
-  // The CommonJS build loads msw with its own `require`; it never reaches import.meta.
-  esbuildOptions(options, { format }) {
-    if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' };
-  },
+  clean: false, // the two builds share dist/: `npm run build` empties it first
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
-});
+};
+
+export default defineConfig([
+  { ...shared, format: ['esm'], external: ['ky', 'p-retry', 'zod', 'msw'] },
+  {
+    ...shared,
+    format: ['cjs'],
+    // Node >= 22.12 can require() ky and p-retry, but esbuild's CJS interop (node mode, as our
+    // package is "type": "module") then hands us their namespace as the default export, so
+    // `ky.create` is undefined: the CommonJS build carries them (see check-pack's real require()).
+    noExternal: ['ky', 'p-retry', 'is-network-error'],
+    external: ['zod', 'msw'],
+    // The CommonJS build loads msw with its own `require`; it never reaches import.meta.
+    esbuildOptions(options) {
+      options.define = { ...options.define, 'import.meta.url': 'undefined' };
+    },
+  },
+]);

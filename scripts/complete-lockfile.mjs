@@ -1,5 +1,5 @@
 // npm ci refuses a lock file that lacks an entry for any optional dependency. The registry these
-// machines reach serves only the linux-x64 builds of platform binaries (biome, rollup), so npm
+// machines reach serves only the linux-x64 builds of platform binaries (biome, rollup, deno), so npm
 // writes no entry for the others. This adds them with their os/cpu/libc, which npm ci uses to skip
 // them on this platform without downloading. Run after every `npm install`: `npm run lock`.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pk = lock.packages;
 const platform = (name) => {
   const m =
-    /(?:cli|rollup)-(android|darwin|linux|win32|freebsd|openbsd|openharmony)-([a-z0-9]+)(?:-(gnu|musl|gnueabihf|musleabihf|msvc|eabi))?$/.exec(
+    /(?:(?:cli|rollup)-|^@deno\/)(android|darwin|linux|win32|freebsd|openbsd|openharmony)-([a-z0-9]+)(?:-(gnu|glibc|musl|gnueabihf|musleabihf|msvc|eabi))?$/.exec(
       name,
     );
   if (!m) return null;

