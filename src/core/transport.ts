@@ -117,20 +117,44 @@ function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Recor
   return Object.fromEntries(byName.values());
 }
 
-/** Reads the body, giving up the moment `signal` aborts (not every fetch cancels a body read). */
-function readText(response: Response, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      response.body?.cancel().catch(() => {});
-      reject(signal.reason);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    response
-      .text()
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/**
+ * Reads the body through a reader of our own, so an abort cancels the stream itself: `text()` would
+ * lock it and keep buffering after a timeout (nodejs/node#55428, nodejs/undici#3644).
+ */
+async function readText(response: Response, signal: AbortSignal): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      // A cancelled read ends as if the body were complete: the signal says it was not.
+      signal.throwIfAborted();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+  return text + decoder.decode();
+}
+
+/** The innermost message of an error's cause chain: undici's "fetch failed" names its reason there. */
+function reasonOf(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 8; depth++) {
+    const cause: unknown = current instanceof Error ? current.cause : undefined;
+    if (!(cause instanceof Error) && !(typeof cause === 'string')) break;
+    current = cause;
+  }
+  return current instanceof Error ? current.message : String(current);
 }
 
 function numericOption(operation: string, name: NumericOption, value: number): number {
@@ -222,12 +246,18 @@ export class Transport {
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
       const controller = new AbortController();
-      const onAbort = () => controller.abort(signal?.reason);
+      const bodyController = new AbortController();
+      let reading = false;
+      const stop = (reason?: unknown) => {
+        bodyController.abort(reason);
+        if (!reading) controller.abort(reason);
+      };
+      const onAbort = () => stop(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        controller.abort();
+        stop();
       }, timeoutMs);
       const started = Date.now();
       if (config.logger.enabled('debug')) {
@@ -239,10 +269,19 @@ export class Transport {
         const response = await this.#ky(url, {
           method,
           headers,
-          signal: controller.signal,
           ...(body === undefined ? {} : { body }),
+          // The attempt's own signal goes straight to fetch: a Request's signal can be lost to GC.
+          fetch: (input) =>
+            (config.fetch ?? globalThis.fetch)((input as Request).url, {
+              method: (input as Request).method,
+              headers: (input as Request).headers,
+              ...(body === undefined ? {} : { body }),
+              redirect: 'manual',
+              signal: controller.signal,
+            }),
         });
-        const text = await readText(response, controller.signal);
+        reading = true;
+        const text = await readText(response, bodyController.signal);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }
@@ -266,9 +305,7 @@ export class Transport {
         if (timedOut) {
           throw new TimeoutError(`${label}: no complete response within ${timeoutMs} ms`);
         }
-        // undici puts the reason (ECONNRESET, …) in the cause; others put a Response or nothing there.
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-        const reason = cause instanceof Error ? cause.message : String(cause);
+        const reason = reasonOf(error);
         throw new ConnectionError(
           `${label}: connection failed: ${config.redactor.string(reason)}`,
           { cause: config.redactor.error(error) },

@@ -9,6 +9,7 @@ import {
 } from 'merchant-gateway';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
+  recorder as anyRecorder,
   BASE_URL,
   createdBody,
   gateway,
@@ -16,11 +17,12 @@ import {
   http,
   merchantBody,
   merchantGetBody,
-  recorder,
   useMsw,
 } from '../helpers';
 
 const server = useMsw();
+// A fake clock is exact only with one connection per request (see lastOnConnection).
+const recorder: typeof anyRecorder = (respond) => anyRecorder(respond, { oneConnectionEach: true });
 const MERCHANTS = `${BASE_URL}/v1/merchants`;
 const PAYMENTS = `${BASE_URL}/v1/payments`;
 const newMerchant = { merchantName: 'Acme', merchantEmail: 'pay@acme.io' };

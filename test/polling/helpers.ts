@@ -2,6 +2,7 @@ import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'mercha
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { lastOnConnection } from '../helpers';
 
 export const BASE_URL = 'https://gateway.test';
 export const PAYMENT_ID = 'pay_1';
@@ -51,15 +52,28 @@ export function useScriptedGateway() {
     script: (_n: number): Response | Promise<Response> =>
       HttpResponse.json(view('requires_action')),
   };
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(async () => {
+    server.listen({ onUnhandledFrame: 'error' });
+    // Node's fetch compiles its HTTP parser on first use, in real time: done before any fake clock
+    // runs, the first read is not late.
+    server.use(
+      http.get(`${BASE_URL}/warm-up`, () =>
+        lastOnConnection(new HttpResponse(null, { status: 204 })),
+      ),
+    );
+    await fetch(`${BASE_URL}/warm-up`);
+    server.resetHandlers();
+  });
   beforeEach(() => {
-    vi.useFakeTimers();
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     state.reads = [];
     state.start = Date.now();
     server.use(
-      http.get(`${BASE_URL}/v1/gateway/payment/:id`, () => {
+      http.get(`${BASE_URL}/v1/gateway/payment/:id`, async () => {
         state.reads.push(Date.now() - state.start);
-        return state.script(state.reads.length);
+        return lastOnConnection(await state.script(state.reads.length));
       }),
     );
   });

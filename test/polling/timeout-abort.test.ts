@@ -57,6 +57,10 @@ describe('timeout', () => {
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastView).toMatchObject({ status: 'processing' });
     expect(mock.state.reads).toEqual([0, 1000]);
+    // Node's fetch keeps timers of its own on the aborted read's connection (its 4 s keep-alive):
+    // past them, nothing is left and nothing more is read.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(mock.state.reads).toEqual([0, 1000]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -189,7 +189,11 @@ const exchange = fc.constantFrom(...Object.keys(METHODS)).chain((name) =>
   fc.record({
     name: fc.constant(name),
     reply: fc.record({
-      status: fc.oneof(fc.integer({ min: 200, max: 299 }), fc.integer({ min: 200, max: 599 })),
+      // 421 never reaches the SDK as such: Node's fetch resends it on a new connection itself.
+      status: fc.oneof(
+        fc.integer({ min: 200, max: 299 }),
+        fc.integer({ min: 200, max: 599 }).filter((status) => status !== 421),
+      ),
       body: bodyFor(METHODS[name] as Method),
       headers: fc.record(
         {
@@ -246,5 +250,6 @@ describe('arbitrary responses', () => {
     expect(seen.resolved).toBeGreaterThan(0);
     expect(seen.responseValidation).toBeGreaterThan(0);
     expect(seen.apiError).toBeGreaterThan(0);
-  });
+    // 250 exchanges over the mock's sockets.
+  }, 30_000);
 });
