@@ -1,3 +1,5 @@
+import { clip } from './redact';
+
 /** A problem with one field of a request, in the service's own shape. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `settlements.3.asset`. */
@@ -25,7 +27,7 @@ export class RequestValidationError extends MerchantGatewayError {
   readonly issues: ValidationIssue[];
 
   constructor(operation: string, issues: ValidationIssue[]) {
-    super(`${operation}: invalid request: ${listIssues(issues)}`);
+    super(clip(`${operation}: invalid request: ${listIssues(issues)}`));
     this.issues = issues;
   }
 }
@@ -48,11 +50,36 @@ export class ResponseValidationError extends MerchantGatewayError {
       requestId?: string | undefined;
     },
   ) {
-    super(`${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}`);
+    super(
+      clip(`${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}`),
+    );
     this.issues = init.issues;
     this.body = init.body;
     this.status = init.status;
     if (init.requestId !== undefined) this.requestId = init.requestId;
+  }
+}
+
+/**
+ * A 2xx body longer than the client's `maxResponseBytes` (decoded bytes): the SDK stopped reading
+ * it and cancelled the rest. `body` is undefined.
+ */
+export class ResponseTooLargeError extends ResponseValidationError {
+  override readonly name: string = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(
+    request: string,
+    init: { status: number; maxBytes: number; requestId?: string | undefined },
+  ) {
+    super(request, {
+      issues: [{ field: '', message: `body is larger than maxResponseBytes (${init.maxBytes})` }],
+      body: undefined,
+      status: init.status,
+      requestId: init.requestId,
+    });
+    this.maxBytes = init.maxBytes;
   }
 }
 

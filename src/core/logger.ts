@@ -1,4 +1,4 @@
-import type { Redactor } from './redact';
+import { clip, type Redactor } from './redact';
 
 /** Where log lines go. `console` fits; so do pino, winston and most others. */
 export interface Logger {
@@ -42,7 +42,7 @@ export class LevelLogger {
 
   log(level: Exclude<LogLevel, 'off'>, message: string, data?: Record<string, unknown>): void {
     if (!this.enabled(level)) return;
-    const line = `[merchant-gateway] ${this.#redactor.string(message)}`;
+    const line = `[merchant-gateway] ${clip(this.#redactor.string(message))}`;
     if (data === undefined) this.#sink[level](line);
     else this.#sink[level](line, this.#redactor.value(data));
   }

@@ -122,6 +122,8 @@ describe('rate limiting is retried on every call', () => {
   });
 
   test('Retry-After: 2 waits two seconds before the retry', async () => {
+    // No jitter on top of the service's wait: it is slept exactly.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     const r = recorder((_, n) =>
       n === 1
         ? HttpResponse.json(
@@ -140,6 +142,8 @@ describe('rate limiting is retried on every call', () => {
   });
 
   test('an HTTP-date Retry-After and retry-after-ms are honoured', async () => {
+    // No jitter on top of the service's wait: it is slept exactly.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     // HTTP dates have whole seconds: start on one so the wait is exactly 3 s.
     vi.setSystemTime(new Date('2026-03-01T12:00:00.000Z'));
     const r = recorder((_, n) => {
