@@ -121,3 +121,19 @@ describe('failures a retry cannot cure are not retried', () => {
     expect(requests()).toBe(1);
   });
 });
+
+describe('maxResponseBytes is checked when the client is built', () => {
+  test.each([0, -1, 1.5, Number.NaN, '10' as unknown as number])(
+    'a limit of %s throws ConfigurationError',
+    (maxResponseBytes) => {
+      expect(
+        () =>
+          new MerchantGateway({
+            baseUrl: 'https://gateway.test',
+            apiKey: API_KEY,
+            maxResponseBytes,
+          }),
+      ).toThrow(/maxResponseBytes must be a positive whole number of bytes/);
+    },
+  );
+});
