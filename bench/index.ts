@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runColdImport } from './cold-import';
 import { startStubProcess } from './common';
+import { runConcurrency } from './concurrency';
 import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { runProfile } from './profile';
@@ -47,6 +48,8 @@ if (wants('pagination')) {
 if (wants('validation')) results.validation = await runValidation();
 
 if (wants('cold-import')) results.coldImport = await runColdImport();
+
+if (wants('concurrency')) results.concurrency = await runConcurrency();
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(

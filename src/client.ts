@@ -1,8 +1,9 @@
 import { ConfigurationError } from './core/errors';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
+import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
-import { Transport } from './core/transport';
+import { type RequestHooks, Transport } from './core/transport';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
 import { PartnerPayments } from './resources/partner-payments';
@@ -71,6 +72,23 @@ export interface ClientOptions {
    */
   logLevel?: LogLevel | undefined;
   /**
+   * ky hooks run on every attempt, for tracing or metrics without a custom fetch. A `beforeRequest`
+   * hook may add headers (e.g. `traceparent`) but not change the SDK's auth, `Merchant-Id` or
+   * `Idempotency-Key`; log lines stay redacted.
+   * @example
+   * ```ts
+   * hooks: { beforeRequest: [({ request }) => { request.headers.set('traceparent', tp); }] }
+   * ```
+   */
+  hooks?: RequestHooks | undefined;
+  /**
+   * Largest response body read, in bytes after decompression, counted as it streams. A larger
+   * success body is cancelled and rejects with `ResponseTooLargeError`; an error body is kept up to
+   * the limit, with `bodyTruncated: true`.
+   * @default 10485760 (10 MiB)
+   */
+  maxResponseBytes?: number | undefined;
+  /**
    * Allows a secret `apiKey` in a browser, where anyone can read it. Leave false unless the page
    * is only for you.
    * @default false
@@ -88,10 +106,13 @@ export interface ClientOptions {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
 
 function env(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env?.[name];
+  const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  // Own variables only: an inherited `MERCHANT_GATEWAY_BASE_URL` would be a polluted prototype.
+  const value = vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined;
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -155,6 +176,7 @@ interface Resolved {
   timeoutMs: number;
   maxRetries: number;
   maxRetryDelayMs: number;
+  maxResponseBytes: number;
   logLevel: LogLevel;
 }
 
@@ -214,8 +236,28 @@ function resolve(options: ClientOptions): Resolved {
     timeoutMs: number('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     maxRetries: number('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),
     maxRetryDelayMs: number('maxRetryDelayMs', options.maxRetryDelayMs, DEFAULT_MAX_RETRY_DELAY_MS),
+    maxResponseBytes: responseLimit(options.maxResponseBytes),
     logLevel,
   };
+}
+
+function responseLimit(value: number | undefined): number {
+  const n = value ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
+    throw new ConfigurationError('maxResponseBytes must be a positive whole number of bytes');
+  }
+  return n;
+}
+
+function checkHooks(hooks: RequestHooks | undefined): RequestHooks {
+  const given = own(hooks);
+  for (const name of ['beforeRequest', 'afterResponse'] as const) {
+    const list = given[name];
+    if (list !== undefined && (!Array.isArray(list) || list.some((h) => typeof h !== 'function'))) {
+      throw new ConfigurationError(`hooks.${name} must be an array of functions`);
+    }
+  }
+  return given;
 }
 
 /**
@@ -245,7 +287,9 @@ export class MerchantGateway {
   readonly #options: ClientOptions;
   readonly #resolved: Resolved;
 
-  constructor(options: ClientOptions = {}) {
+  constructor(given: ClientOptions = {}) {
+    // Own properties only: a polluted Object.prototype (baseUrl, fetch, headers…) changes nothing.
+    const options = own(given) as ClientOptions;
     this.#options = { ...options };
     const r = resolve(options);
     this.#resolved = r;
@@ -264,12 +308,14 @@ export class MerchantGateway {
         'Sdk-Version': VERSION,
         'Sdk-Platform': platform(),
         ...(r.apiVersion !== undefined ? { 'WCP-Version': r.apiVersion } : {}),
-        ...options.headers,
+        ...own(options.headers),
       },
       timeoutMs: r.timeoutMs,
       maxRetries: r.maxRetries,
       maxRetryDelayMs: r.maxRetryDelayMs,
+      maxResponseBytes: r.maxResponseBytes,
       fetch: options.fetch,
+      hooks: checkHooks(options.hooks),
       redactor,
       logger: new LevelLogger(
         options.logger ?? console,
@@ -312,6 +358,7 @@ export class MerchantGateway {
       timeoutMs: r.timeoutMs,
       maxRetries: r.maxRetries,
       maxRetryDelayMs: r.maxRetryDelayMs,
+      maxResponseBytes: r.maxResponseBytes,
       logLevel: r.logLevel,
     };
   }

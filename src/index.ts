@@ -3,6 +3,12 @@
  * @packageDocumentation
  */
 
+export type {
+  AfterResponseHook,
+  AfterResponseState,
+  BeforeRequestHook,
+  BeforeRequestState,
+} from 'ky';
 export type { ClientOptions } from './client';
 export { MerchantGateway } from './client';
 export type { ErrorCode, KnownErrorCode } from './core/api-error';
@@ -25,13 +31,14 @@ export {
   PaginationError,
   PollTimeoutError,
   RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from './core/errors';
 export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
-export type { CreateRequestOptions, RequestOptions } from './core/transport';
+export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
 export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';

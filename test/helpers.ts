@@ -55,8 +55,25 @@ export const createdBody = {
   gatewayUrl: 'https://pay.gateway.test/pay_1',
 };
 
-/** Records every request a handler sees, then answers with `respond`. */
-export function recorder(respond: (request: Request, n: number) => Response | Promise<Response>): {
+/**
+ * Marks a mocked response as the last on its connection. Node 22's fetch checks a reused keep-alive
+ * socket with a `setImmediate` before sending on it, which a fake clock runs 1 ms late (and a real
+ * one outside the fake clock's advance): a fresh connection per request keeps fake time exact.
+ */
+export function lastOnConnection(response: Response): Response {
+  // A network error (Response.error()) has no connection to close.
+  if (response.type !== 'error') response.headers.set('connection', 'close');
+  return response;
+}
+
+/**
+ * Records every request a handler sees, then answers with `respond`. `oneConnectionEach` for tests
+ * on a fake clock (see `lastOnConnection`).
+ */
+export function recorder(
+  respond: (request: Request, n: number) => Response | Promise<Response>,
+  { oneConnectionEach = false } = {},
+): {
   seen: Request[];
   resolver: (info: { request: Request }) => Promise<Response>;
 } {
@@ -65,7 +82,8 @@ export function recorder(respond: (request: Request, n: number) => Response | Pr
     seen,
     resolver: async ({ request }) => {
       seen.push(request.clone());
-      return respond(request, seen.length);
+      const response = await respond(request, seen.length);
+      return oneConnectionEach ? lastOnConnection(response) : response;
     },
   };
 }

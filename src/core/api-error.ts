@@ -1,6 +1,6 @@
 import type { ValidationIssue } from './errors';
 import { MerchantGatewayError } from './errors';
-import type { Redactor } from './redact';
+import { clip, MAX_VALUE_DEPTH, type Redactor } from './redact';
 
 /** Error codes the service is known to send. Others are surfaced as they come. */
 export type KnownErrorCode =
@@ -45,6 +45,7 @@ interface ApiErrorInit {
   headers: Record<string, string>;
   body: unknown;
   retryAfterMs: number | undefined;
+  bodyTruncated?: boolean | undefined;
 }
 
 /** The service answered with an error status. Subclasses narrow it by code and status. */
@@ -64,10 +65,13 @@ export class ApiError extends MerchantGatewayError {
   readonly headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
+  /** True when the body was longer than `maxResponseBytes`: `body` is its text up to the limit. */
+  readonly bodyTruncated?: true;
 
   /** @internal */
   constructor(init: ApiErrorInit) {
     super(init.message);
+    if (init.bodyTruncated === true) this.bodyTruncated = true;
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;
@@ -194,6 +198,8 @@ export function createApiError(init: {
   status: number;
   headers: Headers;
   text: string;
+  /** The body was cut at the size limit. */
+  cut?: boolean | undefined;
   redactor: Redactor;
 }): ApiError {
   const { method, path, status, redactor } = init;
@@ -216,15 +222,17 @@ export function createApiError(init: {
     path,
     status,
     code: code === undefined ? undefined : redactor.string(code),
-    message: redactor.string(`${method} ${path} → ${status} ${detail}`),
+    // Redacted before it is cut: a cut must never leave part of a key behind.
+    message: clip(redactor.string(`${method} ${path} → ${status} ${detail}`)),
     details: isRecord(json?.details)
-      ? (redactor.value(json.details) as Record<string, unknown>)
+      ? (redactor.value(json.details, MAX_VALUE_DEPTH) as Record<string, unknown>)
       : undefined,
-    issues: readIssues(redactor.value(json?.issues)),
+    issues: readIssues(redactor.value(json?.issues, MAX_VALUE_DEPTH)),
     requestId: requestId === undefined ? undefined : redactor.string(requestId),
     headers: redactor.headers(init.headers),
-    body: json === undefined ? redactor.string(init.text) : redactor.value(parsed),
+    body: json === undefined ? redactor.string(init.text) : redactor.value(parsed, MAX_VALUE_DEPTH),
     retryAfterMs: parseRetryAfter(init.headers),
+    bodyTruncated: init.cut,
   });
 }
 

@@ -1,4 +1,5 @@
 import { bounded } from './bounded';
+import { clip } from './redact';
 
 /** A problem with one field of a request, in the service's own shape. */
 export interface ValidationIssue {
@@ -48,7 +49,7 @@ export class RequestValidationError extends MerchantGatewayError {
   readonly issues: ValidationIssue[];
 
   constructor(operation: string, issues: ValidationIssue[]) {
-    super(`${operation}: invalid request: ${listIssues(issues)}`);
+    super(clip(`${operation}: invalid request: ${listIssues(issues)}`));
     this.issues = issues;
   }
 }
@@ -88,12 +89,37 @@ export class ResponseValidationError extends MerchantGatewayError {
     },
   ) {
     super(
-      `${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}${actedNote(init)}`,
+      clip(
+        `${request} → ${init.status}: unexpected response body: ${listIssues(init.issues)}${actedNote(init)}`,
+      ),
     );
     this.issues = init.issues;
     this.body = init.body;
     this.status = init.status;
     if (init.requestId !== undefined) this.requestId = init.requestId;
+  }
+}
+
+/**
+ * A 2xx body longer than the client's `maxResponseBytes` (decoded bytes): the SDK stopped reading
+ * it and cancelled the rest. `body` is undefined.
+ */
+export class ResponseTooLargeError extends ResponseValidationError {
+  override readonly name: string = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(
+    request: string,
+    init: { status: number; maxBytes: number; requestId?: string | undefined },
+  ) {
+    super(request, {
+      issues: [{ field: '', message: `body is larger than maxResponseBytes (${init.maxBytes})` }],
+      body: undefined,
+      status: init.status,
+      requestId: init.requestId,
+    });
+    this.maxBytes = init.maxBytes;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Redactor } from './redact';
+import { clip, type Redactor } from './redact';
 
 /**
  * Where log lines go: `console`, pino and winston fit as they are. Each method is called as
@@ -66,7 +66,7 @@ export class LevelLogger {
     message: string,
     data: Record<string, unknown> | undefined,
   ): void {
-    const line = `[merchant-gateway] ${this.#redactor.string(message)}`;
+    const line = `[merchant-gateway] ${clip(this.#redactor.string(message))}`;
     const fields =
       data === undefined ? {} : (this.#redactor.value(data) as Record<string, unknown>);
     this.#sink[level]({ ...fields, message: line }, line);

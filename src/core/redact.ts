@@ -3,6 +3,26 @@ import { isCredentialHeader, REDACTED } from '../rules/headers';
 /** Stands in for every secret the SDK holds, wherever it would otherwise appear. */
 export { REDACTED };
 
+/** Longest error message or log line, in characters; the full body stays on the error. */
+export const MAX_MESSAGE_LENGTH = 2_000;
+
+/** `text` cut to `max` characters, saying how much was left out. Cut after redacting, never before. */
+export function clip(text: string, max = MAX_MESSAGE_LENGTH): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * Keys shorter than this are replaced only where a whole value equals them (a header, a field):
+ * as substrings they would match ordinary text (a key `v1` would hide the `v1` of every path).
+ * No real key is this short.
+ */
+export const MIN_SUBSTRING_SECRET_LENGTH = 8;
+
+/** Deepest nesting kept in a value the SDK stores on an error: deeper parts become a marker, so `JSON.stringify` never overflows. */
+export const MAX_VALUE_DEPTH = 200;
+
 /** Whether a header carries a credential, whatever its value. */
 export const isSensitiveHeader = isCredentialHeader;
 
@@ -23,7 +43,9 @@ export class Redactor {
   string(text: string): string {
     let out = text;
     for (const secret of this.#secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      if (secret.length < MIN_SUBSTRING_SECRET_LENGTH) {
+        if (out === secret) return REDACTED;
+      } else if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
     return out;
   }
@@ -33,30 +55,31 @@ export class Redactor {
    * walks with its own stack rather than recursion: JSON.parse takes any depth, and a secret
    * nested deeper than a recursion limit must not slip through.
    */
-  value(value: unknown): unknown {
+  value(value: unknown, maxDepth = Number.POSITIVE_INFINITY): unknown {
     const holder: Record<string, unknown> = {};
-    const stack: [unknown, Record<string | number, unknown>, string | number][] = [
-      [value, holder, 'value'],
+    const stack: [unknown, Record<string | number, unknown>, string | number, number][] = [
+      [value, holder, 'value', 0],
     ];
     const seen = new WeakSet<object>();
     for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-      const [item, parent, key] = next;
+      const [item, parent, key, depth] = next;
       let copy: unknown = item;
       if (typeof item === 'string') copy = this.string(item);
       else if (typeof item === 'object' && item !== null) {
         if (seen.has(item)) copy = '[Circular]';
+        else if (depth >= maxDepth) copy = `[nested deeper than ${maxDepth}]`;
         else if (Array.isArray(item)) {
           seen.add(item);
           const array: unknown[] = new Array(item.length);
           item.forEach((child, i) => {
-            stack.push([child, array as unknown as Record<number, unknown>, i]);
+            stack.push([child, array as unknown as Record<number, unknown>, i, depth + 1]);
           });
           copy = array;
         } else {
           seen.add(item);
           const object: Record<string, unknown> = {};
           for (const [name, child] of Object.entries(item)) {
-            stack.push([child, object, this.string(name)]);
+            stack.push([child, object, this.string(name), depth + 1]);
           }
           copy = object;
         }

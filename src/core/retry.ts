@@ -3,6 +3,8 @@ import { ConnectionError } from './errors';
 
 const INITIAL_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
+/** Spread added on top of a service-requested wait: a fifth of it, at least this much. */
+const MIN_RETRY_AFTER_SPREAD_MS = 250;
 
 /** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, … capped at 8 s, each shortened by up to 25 %. */
 export function backoffMs(retry: number): number {
@@ -11,10 +13,29 @@ export function backoffMs(retry: number): number {
 }
 
 /**
+ * `ms` plus a random share of up to `ratio` of it (never less than `ms`): spreads waits that would
+ * otherwise end together, e.g. 1,000 pollers started at once. For polling: `sleep(withJitter(ms))`.
+ */
+export function withJitter(ms: number, ratio = 0.1): number {
+  return Math.round(ms + Math.random() * ms * ratio);
+}
+
+/** Connection failures that fail the same way however often they are tried. */
+const permanent = new WeakSet<Error>();
+
+/** Marks a ConnectionError whose cause a retry cannot change (a TLS certificate, an invalid URL, …). */
+export function markPermanent<E extends Error>(error: E): E {
+  permanent.add(error);
+  return error;
+}
+
+/**
  * How long to wait before retrying after `error`, or undefined when it must not be retried.
  * Rate limiting is always retried (the service did not act); connection failures, timeouts and
  * 5xx only when repeating the request is safe (`repeatable`). A requested wait longer than
- * `maxDelayMs` is not slept: the error is thrown at once with its `retryAfterMs`.
+ * `maxDelayMs` is not slept: the error is thrown at once with its `retryAfterMs`. A wait the
+ * service asked for gets jitter on top (never below it, never past `maxDelayMs`), so clients told
+ * the same HTTP date do not all come back in the same millisecond.
  */
 export function retryDelay(
   error: unknown,
@@ -25,12 +46,44 @@ export function retryDelay(
   if (error instanceof RateLimitedError) {
     const asked = error.retryAfterMs;
     if (asked === undefined) return backoffMs(retry);
-    return asked <= maxDelayMs ? asked : undefined;
+    if (asked > maxDelayMs) return undefined;
+    const spread = Math.max(MIN_RETRY_AFTER_SPREAD_MS, asked * 0.2);
+    return Math.min(maxDelayMs, Math.ceil(asked + Math.random() * spread));
   }
   if (!repeatable) return undefined;
-  if (error instanceof ConnectionError) return backoffMs(retry);
+  if (error instanceof ConnectionError) return permanent.has(error) ? undefined : backoffMs(retry);
   if (error instanceof ApiError && error.status >= 500) return backoffMs(retry);
   return undefined;
+}
+
+type AbortListener = () => void;
+const listenersBySignal = new WeakMap<AbortSignal, Set<AbortListener>>();
+
+/**
+ * Runs `listener` once when `signal` aborts; returns the unsubscribe. However many calls share one
+ * signal (one per inbound request is common), the signal gets a single listener of ours, so no
+ * MaxListenersExceededWarning appears for 11 or 1,000 of them.
+ */
+export function onAbort(signal: AbortSignal, listener: AbortListener): () => void {
+  let listeners = listenersBySignal.get(signal);
+  if (listeners === undefined) {
+    const set = new Set<AbortListener>();
+    listeners = set;
+    listenersBySignal.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        listenersBySignal.delete(signal);
+        for (const run of set) run();
+      },
+      { once: true },
+    );
+  }
+  const set = listeners;
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+  };
 }
 
 /** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
@@ -40,14 +93,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    const off = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      off?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

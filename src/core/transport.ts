@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
@@ -8,14 +8,16 @@ import {
   ConnectionError,
   MerchantGatewayError,
   RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   type ValidationIssue,
 } from './errors';
 import type { LevelLogger } from './logger';
 import { type NumericOption, numericOptionProblem } from './options';
-import type { Redactor } from './redact';
-import { retryDelay, sleep } from './retry';
+import { own } from './own';
+import { MAX_VALUE_DEPTH, type Redactor } from './redact';
+import { markPermanent, onAbort, retryDelay, sleep } from './retry';
 import { uuidv4 } from './uuid';
 import { toIssues } from './validate';
 
@@ -40,6 +42,26 @@ export interface CreateRequestOptions extends RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
+/**
+ * ky's hooks, run on every attempt (retries included). A `beforeRequest` hook may add headers
+ * (e.g. `traceparent`); the SDK's auth, `Merchant-Id` and `Idempotency-Key` are set again after it.
+ * `state.options.context.attempt` is the attempt's number, from 1.
+ *
+ * @example
+ * ```ts
+ * const hooks: RequestHooks = {
+ *   beforeRequest: [({ request }) => { request.headers.set('traceparent', traceparent()); }],
+ *   afterResponse: [({ response }) => { metrics.count(response.status); }],
+ * };
+ * ```
+ */
+export interface RequestHooks {
+  /** Called with the request about to be sent; may change its headers (not the SDK's own). */
+  beforeRequest?: BeforeRequestHook[] | undefined;
+  /** Called with each response (a clone of it), errors included, before the SDK reads it. */
+  afterResponse?: AfterResponseHook[] | undefined;
+}
+
 /** What the client hands its transport: resolved once, shared by every call. */
 export interface TransportConfig {
   baseUrl: string;
@@ -49,7 +71,10 @@ export interface TransportConfig {
   timeoutMs: number;
   maxRetries: number;
   maxRetryDelayMs: number;
+  /** Longest body read, in decoded bytes. */
+  maxResponseBytes: number;
   fetch: typeof fetch | undefined;
+  hooks?: RequestHooks | undefined;
   redactor: Redactor;
   logger: LevelLogger;
 }
@@ -80,6 +105,9 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
   /** Added to the attempt timeout: a held (long-polling) read may rightly take this long. */
   extraTimeoutMs?: number | undefined;
 }
+
+/** Headers only the SDK sets: a custom header or a hook never changes them. */
+const SDK_OWNED = ['api-key', 'x-api-key', 'app-id', 'client-id', 'merchant-id', 'idempotency-key'];
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
 function isUnknownOutcome(error: unknown): boolean {
@@ -112,27 +140,76 @@ function checkHeaders(operation: string, headers: Record<string, string>): void 
 function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
   const byName = new Map<string, [string, string]>();
   for (const source of sources) {
-    for (const [name, value] of Object.entries(source ?? {})) {
-      byName.set(name.toLowerCase(), [name, value]);
+    for (const [name, value] of Object.entries(own(source))) {
+      byName.set(name.toLowerCase(), [name, value as string]);
     }
   }
   return Object.fromEntries(byName.values());
 }
 
-/** Reads the body, giving up the moment `signal` aborts (not every fetch cancels a body read). */
-function readText(response: Response, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      response.body?.cancel().catch(() => {});
-      reject(signal.reason);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    response
-      .text()
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/** A body read: its text, and whether it was cut at the size limit. */
+interface Body {
+  text: string;
+  cut: boolean;
+}
+
+/**
+ * Reads the body through a reader of our own, so an abort cancels the stream itself (`text()`
+ * would lock it and keep buffering after a timeout: nodejs/node#55428, nodejs/undici#3644), and
+ * stops at `maxBytes` of decoded bytes, cancelling the rest.
+ */
+async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Body> {
+  const body = response.body;
+  if (body === null) return { text: '', cut: false };
+  const reader = body.getReader();
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      // A cancelled read ends as if the body were complete: the signal says it was not.
+      signal.throwIfAborted();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        text += decoder.decode(value.subarray(0, value.byteLength - (bytes - maxBytes)));
+        reader.cancel().catch(() => {});
+        return { text, cut: true };
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+  return { text: text + decoder.decode(), cut: false };
+}
+
+/** Error codes (anywhere in a cause chain) of failures that a retry cannot change. */
+const PERMANENT_CODES =
+  /^(UND_ERR_HEADERS_OVERFLOW|HPE_HEADER_OVERFLOW|HPE_INVALID_.*|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_.*|.*_CERT_.*|.*CERTIFICATE.*|ERR_SSL_.*|UNABLE_TO_.*)$/;
+const PERMANENT_MESSAGES = /headers overflow|header.*too large|invalid url|certificate/i;
+
+/** The innermost message of an error's cause chain (undici's "fetch failed" names its reason there), and whether any link says a retry cannot help. */
+function diagnose(error: unknown): { reason: string; permanent: boolean } {
+  let current = error;
+  let permanent = false;
+  for (let depth = 0; depth < 8; depth++) {
+    if (current instanceof Error) {
+      const { code } = current as { code?: unknown };
+      if (typeof code === 'string' && PERMANENT_CODES.test(code)) permanent = true;
+      if (PERMANENT_MESSAGES.test(current.message)) permanent = true;
+    }
+    const cause: unknown = current instanceof Error ? current.cause : undefined;
+    if (!(cause instanceof Error) && typeof cause !== 'string') break;
+    current = cause;
+  }
+  return { reason: current instanceof Error ? current.message : String(current), permanent };
 }
 
 function numericOption(operation: string, name: NumericOption, value: number): number {
@@ -152,15 +229,21 @@ export class Transport {
 
   constructor(config: TransportConfig) {
     this.config = config;
-    // Retries, timeouts and error mapping are ours: ky only builds and sends the request.
+    const hooks = own(config.hooks);
     this.#ky = ky.create({
+      // ky joins the base URL (with its path prefix) and each call's path.
+      prefix: config.baseUrl,
+      headers: mergeHeaders({ accept: 'application/json' }, config.headers, config.authHeaders),
+      hooks: {
+        beforeRequest: [...(hooks.beforeRequest ?? [])],
+        afterResponse: [...(hooks.afterResponse ?? [])],
+      },
+      // p-retry keeps the contract's policy (rate limiting under any status, only safe repeats).
       retry: 0,
+      // ky's timeout does not cover reading the body: the attempt's own timer does.
       timeout: false,
+      // Error statuses are mapped by the SDK, from a body it reads within its own size limit.
       throwHttpErrors: false,
-      // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever host
-      // the Location names. A 3xx is an ApiError instead.
-      redirect: 'manual',
-      ...(config.fetch ? { fetch: config.fetch } : {}),
     });
   }
 
@@ -174,7 +257,9 @@ export class Transport {
 
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const { config } = this;
-    const { operation, method, options = {} } = spec;
+    const { operation, method } = spec;
+    // Own properties only: a polluted Object.prototype must not change what is sent.
+    const options = own(spec.options);
     // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
     const timeoutMs = Math.min(
       numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs) +
@@ -204,19 +289,18 @@ export class Transport {
       idempotencyKey = uuidv4();
     }
 
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const headers = mergeHeaders(
-      { accept: 'application/json' },
-      config.headers,
+    const callHeaders = mergeHeaders(
       options.headers,
       spec.headers,
       spec.auth === 'legacy' ? config.legacyAuthHeaders : config.authHeaders,
       idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-      body === undefined ? undefined : { 'content-type': 'application/json' },
+      spec.body === undefined ? undefined : { 'content-type': 'application/json' },
     );
-    checkHeaders(operation, headers);
+    const sent = mergeHeaders(config.headers, callHeaders);
+    checkHeaders(operation, sent);
+    // The SDK's own headers as this call sends them: set again after every hook.
+    const pinned = Object.entries(sent).filter(([name]) => SDK_OWNED.includes(name.toLowerCase()));
 
-    const url = `${config.baseUrl}${spec.path}${spec.query?.size ? `?${spec.query}` : ''}`;
     const label = `${method} ${spec.path}`;
     // A POST without an idempotency key may have been acted on: only rate limiting retries it,
     // unless the call can tell from a retry's answer that an earlier attempt acted.
@@ -226,30 +310,61 @@ export class Transport {
       spec.recoverAfterUnknownOutcome !== undefined;
     const signal = options.signal;
     let outcomeUnknown = false;
+    const send = config.fetch ?? globalThis.fetch;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
       const controller = new AbortController();
-      const onAbort = () => controller.abort(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
       let timedOut = false;
+      const stop = (reason?: unknown) => controller.abort(reason);
+      // One listener per signal however many calls share it (see onAbort).
+      const off = signal ? onAbort(signal, () => stop(signal.reason)) : undefined;
       const timer = setTimeout(() => {
         timedOut = true;
-        controller.abort();
+        stop();
       }, timeoutMs);
       const started = Date.now();
-      if (config.logger.enabled('debug')) {
-        config.logger.log('debug', `→ ${label} (attempt ${attemptNumber})`, {
-          headers: config.redactor.headers(headers),
-        });
-      }
+      let bodyText: string | undefined;
       try {
-        const response = await this.#ky(url, {
+        const response = await this.#ky(spec.path.replace(/^\//, ''), {
           method,
-          headers,
-          signal: controller.signal,
-          ...(body === undefined ? {} : { body }),
+          // A Headers, so ky replaces the client's defaults whatever the case of a name.
+          headers: new Headers(callHeaders),
+          ...(spec.query?.size ? { searchParams: spec.query } : {}),
+          ...(spec.body === undefined
+            ? {}
+            : {
+                json: spec.body,
+                // Kept as ky serialises it, so fetch gets the string instead of a stream copy.
+                stringifyJson: (value: unknown) => {
+                  bodyText = JSON.stringify(value);
+                  return bodyText;
+                },
+              }),
+          context: { attempt: attemptNumber },
+          // The attempt's own signal goes straight to fetch with the URL, never inside a Request:
+          // a Request's signal can be lost to GC and leave the body downloading (nodejs/node#55428).
+          fetch: (input) => {
+            const request = input as Request;
+            const headers = new Headers(request.headers);
+            for (const name of SDK_OWNED) headers.delete(name);
+            for (const [name, value] of pinned) headers.set(name, value);
+            if (config.logger.enabled('debug')) {
+              config.logger.log('debug', `→ ${label} (attempt ${attemptNumber})`, {
+                headers: config.redactor.headers(headers),
+              });
+            }
+            return send(request.url, {
+              method: request.method,
+              headers,
+              ...(bodyText === undefined ? {} : { body: bodyText }),
+              // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever
+              // host the Location names. A 3xx is an ApiError instead.
+              redirect: 'manual',
+              signal: controller.signal,
+            });
+          },
         });
-        const text = await readText(response, controller.signal);
+        const body = await readBody(response, controller.signal, config.maxResponseBytes);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }
@@ -259,30 +374,39 @@ export class Transport {
             path: spec.path,
             status: response.status,
             headers: response.headers,
-            text,
+            text: body.text,
+            cut: body.cut,
             redactor: config.redactor,
           });
           const recovered = outcomeUnknown ? spec.recoverAfterUnknownOutcome?.(error) : undefined;
           if (recovered !== undefined) return { data: recovered, response };
           throw error;
         }
-        return this.#parse(spec, label, response, text, idempotencyKey);
+        if (body.cut) {
+          throw new ResponseTooLargeError(label, {
+            status: response.status,
+            maxBytes: config.maxResponseBytes,
+            requestId: response.headers.get('x-request-id') ?? undefined,
+          });
+        }
+        return this.#parse(spec, label, response, body.text, idempotencyKey);
       } catch (error) {
+        // Nothing more of a failed attempt is read or kept open.
+        controller.abort();
         if (signal?.aborted) throw signal.reason;
         if (error instanceof MerchantGatewayError) throw error;
         if (timedOut) {
           throw new TimeoutError(`${label}: no complete response within ${timeoutMs} ms`);
         }
-        // undici puts the reason (ECONNRESET, …) in the cause; others put a Response or nothing there.
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-        const reason = cause instanceof Error ? cause.message : String(cause);
-        throw new ConnectionError(
+        const { reason, permanent } = diagnose(error);
+        const failure = new ConnectionError(
           `${label}: connection failed: ${config.redactor.string(reason)}`,
           { cause: config.redactor.error(error) },
         );
+        throw permanent ? markPermanent(failure) : failure;
       } finally {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        off?.();
       }
     };
 
@@ -328,7 +452,7 @@ export class Transport {
     const fail = (issues: ValidationIssue[], body: unknown) =>
       new ResponseValidationError(label, {
         issues,
-        body: this.config.redactor.value(body),
+        body: this.config.redactor.value(body, MAX_VALUE_DEPTH),
         status: response.status,
         requestId,
         changesState: spec.method !== 'GET',

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ValidationIssue } from './errors';
 import { RequestValidationError } from './errors';
+import { ownDeep } from './own';
 
 // zod/mini ships no locale, so its own messages are only "Invalid input": say what was expected.
 function describe(issue: z.core.$ZodIssue): string {
@@ -31,14 +32,18 @@ export function toIssues(error: z.core.$ZodError, prefix?: string): ValidationIs
   }));
 }
 
-/** Checks a caller's input against a request schema; nothing is sent when it fails. */
+/**
+ * Checks a caller's input against a request schema; nothing is sent when it fails. Both the input
+ * and the result hold own properties only (null prototypes): a polluted `Object.prototype` adds
+ * no field and fills no absent one. Every resource validating through here gets that for free.
+ */
 export function parseRequest<S extends z.ZodMiniType>(
   operation: string,
   schema: S,
   input: unknown,
   prefix?: string,
 ): z.output<S> {
-  const result = z.safeParse(schema, input);
+  const result = z.safeParse(schema, ownDeep(input));
   if (!result.success) throw new RequestValidationError(operation, toIssues(result.error, prefix));
-  return result.data;
+  return ownDeep(result.data) as z.output<S>;
 }

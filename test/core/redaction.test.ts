@@ -75,6 +75,8 @@ describe('logging', () => {
   });
 
   test('warn logs retries but not attempts', async () => {
+    // No jitter on top of the service's wait, so the line is exact.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     let n = 0;
     server.use(
       http.get(URL_1, () =>

@@ -9,6 +9,7 @@ import {
 } from 'merchant-gateway';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
+  recorder as anyRecorder,
   BASE_URL,
   createdBody,
   gateway,
@@ -16,11 +17,12 @@ import {
   http,
   merchantBody,
   merchantGetBody,
-  recorder,
   useMsw,
 } from '../helpers';
 
 const server = useMsw();
+// A fake clock is exact only with one connection per request (see lastOnConnection).
+const recorder: typeof anyRecorder = (respond) => anyRecorder(respond, { oneConnectionEach: true });
 const MERCHANTS = `${BASE_URL}/v1/merchants`;
 const PAYMENTS = `${BASE_URL}/v1/payments`;
 const newMerchant = { merchantName: 'Acme', merchantEmail: 'pay@acme.io' };
@@ -121,6 +123,8 @@ describe('rate limiting is retried on every call', () => {
   });
 
   test('Retry-After: 2 waits two seconds before the retry', async () => {
+    // No jitter on top of the service's wait: it is slept exactly.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     const r = recorder((_, n) =>
       n === 1
         ? HttpResponse.json(
@@ -139,6 +143,8 @@ describe('rate limiting is retried on every call', () => {
   });
 
   test('an HTTP-date Retry-After and retry-after-ms are honoured', async () => {
+    // No jitter on top of the service's wait: it is slept exactly.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     // HTTP dates have whole seconds: start on one so the wait is exactly 3 s.
     vi.setSystemTime(new Date('2026-03-01T12:00:00.000Z'));
     const r = recorder((_, n) => {

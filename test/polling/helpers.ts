@@ -2,6 +2,7 @@ import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'mercha
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { lastOnConnection } from '../helpers';
 
 export const BASE_URL = 'https://gateway.test';
 export const PAYMENT_ID = 'pay_1';
@@ -69,9 +70,22 @@ export function useScriptedGateway() {
       HttpResponse.json(result('requires_action')),
   };
   const now = () => Date.now() - state.start;
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(async () => {
+    server.listen({ onUnhandledFrame: 'error' });
+    // Node's fetch compiles its HTTP parser on first use, in real time: done before any fake clock
+    // runs, the first read is not late.
+    server.use(
+      http.get(`${BASE_URL}/warm-up`, () =>
+        lastOnConnection(new HttpResponse(null, { status: 204 })),
+      ),
+    );
+    await fetch(`${BASE_URL}/warm-up`);
+    server.resetHandlers();
+  });
   beforeEach(() => {
-    vi.useFakeTimers();
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     state.reads = [];
     state.start = Date.now();
     const answer = async ({ request }: { request: Request }) => {
@@ -86,7 +100,7 @@ export function useScriptedGateway() {
       state.reads.push(read);
       const response = await state.script(read, state.reads.length);
       read.answeredAt = now();
-      return response;
+      return lastOnConnection(response);
     };
     server.use(
       http.get(`${BASE_URL}/v1/payments/:id/status`, answer),

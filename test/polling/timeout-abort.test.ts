@@ -83,6 +83,10 @@ describe('timeout', () => {
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
     expect(mock.reads).toEqual([0, 0]);
+    // Node's fetch keeps timers of its own on the aborted read's connection (its 4 s keep-alive):
+    // past them, nothing is left and nothing more is read.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(mock.reads).toEqual([0, 0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -264,7 +264,11 @@ const exchange = fc.constantFrom(...Object.keys(METHODS)).chain((name) =>
   fc.record({
     name: fc.constant(name),
     reply: fc.record({
-      status: fc.oneof(fc.integer({ min: 200, max: 299 }), fc.integer({ min: 200, max: 599 })),
+      // 421 never reaches the SDK as such: Node's fetch resends it on a new connection itself.
+      status: fc.oneof(
+        fc.integer({ min: 200, max: 299 }),
+        fc.integer({ min: 200, max: 599 }).filter((status) => status !== 421),
+      ),
       body: bodyFor(METHODS[name] as Method),
       headers: fc.record(
         {

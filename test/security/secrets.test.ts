@@ -432,5 +432,6 @@ describe('wherever a response hides a key', () => {
       ),
       { numRuns: 120 },
     );
-  });
+    // 120 exchanges over the mock's sockets, under a loaded suite.
+  }, 20_000);
 });
