@@ -16,6 +16,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Written by test/readme.test.ts while the suite runs, and run by it.
+    exclude: ['**/node_modules/**', 'test/.readme/**'],
     environment: 'node',
     restoreMocks: true,
     unstubEnvs: true,

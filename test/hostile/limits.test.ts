@@ -80,7 +80,8 @@ describe('response size limits', () => {
     const logger = {
       debug() {},
       info() {},
-      warn: (line: string) => lines.push(line),
+      // pino's order: the data (with the message in it), then the message.
+      warn: (data: object, line: string) => lines.push(line, JSON.stringify(data)),
       error() {},
     };
     const error = (await client(url, { maxRetries: 2, logger, logLevel: 'warn' })
@@ -89,7 +90,7 @@ describe('response size limits', () => {
     expect(requests()).toBe(3);
     expect(error.message.length).toBeLessThan(2_100);
     expect((error.body as { message: string }).message).toHaveLength(message.length);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(4);
     for (const line of lines) expect(line.length).toBeLessThan(2_200);
   }, 20_000);
 

@@ -70,6 +70,9 @@ describe('timeout', () => {
     expect((error as PollTimeoutError).lastStatus).toBeUndefined();
     expect((error as PollTimeoutError).message).toMatch(/no status read yet/);
     expect(mock.reads).toEqual([0]);
+    // Past the keep-alive timer Node's fetch keeps on the aborted read's connection.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(mock.reads).toEqual([0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
