@@ -7,12 +7,7 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   // Node >= 22.12 can require() our ESM-only dependencies, so the CommonJS build loads them
   // instead of carrying a second copy (checked by attw and a real require() in check-pack).
-  external: ['ky', 'p-retry', 'msw'],
-  // zod/mini's entry re-exports all 64 of zod's locale files, which Node loads at every import
-  // (about 50 ms of CPU); bundled and tree-shaken, only the parts we use ship. zod 4 keeps its
-  // registry and config on globalThis and checks instanceof by traits, so users' zod still
-  // accepts our exported schemas. Types still come from the zod dependency.
-  noExternal: ['zod'],
+  external: ['ky', 'p-retry', 'zod', 'msw'],
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',

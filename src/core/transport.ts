@@ -1,4 +1,4 @@
-import type { KyInstance, Options as KyOptions } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../schemas/primitives';
@@ -140,25 +140,18 @@ function numericOption(operation: string, name: NumericOption, value: number): n
   return value;
 }
 
-let kyModule: Promise<typeof import('ky')> | undefined;
-const loadKy = () => {
-  kyModule ??= import('ky');
-  return kyModule;
-};
-
 /**
  * Sends requests with ky, retries them with p-retry, and turns every outcome into either parsed
  * data or one of the SDK's errors. Knows nothing of resources.
  */
 export class Transport {
   readonly config: TransportConfig;
-  readonly #kyOptions: KyOptions;
-  #ky: KyInstance | undefined;
+  readonly #ky: KyInstance;
 
   constructor(config: TransportConfig) {
     this.config = config;
     // Retries, timeouts and error mapping are ours: ky only builds and sends the request.
-    this.#kyOptions = {
+    this.#ky = ky.create({
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -166,7 +159,7 @@ export class Transport {
       // the Location names. A 3xx is an ApiError instead.
       redirect: 'manual',
       ...(config.fetch ? { fetch: config.fetch } : {}),
-    };
+    });
   }
 
   /**
@@ -243,8 +236,6 @@ export class Transport {
         });
       }
       try {
-        // Loaded on the first request: ky touches fetch's globals at import, which loads undici.
-        this.#ky ??= (await loadKy()).default.create(this.#kyOptions);
         const response = await this.#ky(url, {
           method,
           headers,
