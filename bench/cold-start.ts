@@ -111,6 +111,7 @@ export async function runColdStart(server: PeerProcess): Promise<ColdStartResult
       'CPU at 1st call',
       'process (spawn→exit)',
       'import × stripe',
+      'CPU over bare × stripe',
     ],
     out.map((c) => [
       c.name,
@@ -120,11 +121,15 @@ export async function runColdStart(server: PeerProcess): Promise<ColdStartResult
       dash(c.callCpuMs),
       fmt.ms(c.processMs),
       c.name.startsWith('bare') ? '-' : fmt.ratio(c.importMs / stripe.importMs),
+      c.name.startsWith('bare')
+        ? '-'
+        : fmt.ratio((c.importCpuMs - bare.importCpuMs) / (stripe.importCpuMs - bare.importCpuMs)),
     ]),
   );
   const met = sdkVsStripe <= TARGET_VS_STRIPE;
+  // Wall time is what the target names; CPU over bare node is what survives a loaded machine.
   console.log(
-    `cold start: SDK import ${fmt.ratio(sdkVsStripe)} stripe's wall (CPU over bare node: ${fmt.ratio(cpuSdkVsStripe)}); target ≤ ${TARGET_VS_STRIPE}×: ${met ? 'met' : 'NOT met'}`,
+    `cold start: SDK import ${fmt.ratio(sdkVsStripe)} stripe's by wall, ${fmt.ratio(cpuSdkVsStripe)} by CPU over bare node; target ≤ ${TARGET_VS_STRIPE}×: ${met ? 'met' : 'NOT met'} by wall, ${cpuSdkVsStripe <= TARGET_VS_STRIPE ? 'met' : 'NOT met'} by CPU`,
   );
   return {
     node: process.version,
