@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { distEsm, fmt, median, type PeerProcess, root, table } from './common';
 
-const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 11);
 export const TARGET_VS_STRIPE = 0.6;
 const child = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
 
