@@ -12,6 +12,10 @@ export const TARGET_VS_KY = 1.1;
 // ky 2 still clones every request (a body tee for a POST) unless retry is 0, even for a POST it
 // would never retry; this row is the floor with that and ky's timer off, as the SDK configures it.
 const STRIPPED = 'ky 2, retry 0 + timeout off';
+// The same plus a signal of the caller's own, as the SDK passes one per attempt for its timeout:
+// ky then joins it with its own controller through AbortSignal.any on every request.
+const SIGNALLED = 'ky 2, retry 0 + own signal';
+const signal = () => new AbortController().signal;
 
 type Call = () => Promise<unknown>;
 
@@ -118,6 +122,12 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
         'sdk POST',
         () => kyBare.post(postUrl, { headers: postHeaders, body: postBody }).json(),
       ],
+      [
+        SIGNALLED,
+        'sdk POST',
+        () =>
+          kyBare.post(postUrl, { headers: postHeaders, body: postBody, signal: signal() }).json(),
+      ],
       ['merchant-gateway (SDK)', 'sdk POST', () => gateway.payments.create(createParams)],
       [
         'openai',
@@ -145,6 +155,11 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
       ['fetch', 'sdk GET', async () => (await fetch(getUrl, { headers: getHeaders })).json()],
       ['ky 2', 'sdk GET', () => ky.get(getUrl, { headers: getHeaders }).json()],
       [STRIPPED, 'sdk GET', () => kyBare.get(getUrl, { headers: getHeaders }).json()],
+      [
+        SIGNALLED,
+        'sdk GET',
+        () => kyBare.get(getUrl, { headers: getHeaders, signal: signal() }).json(),
+      ],
       ['merchant-gateway (SDK)', 'sdk GET', () => gateway.payments.get(created.paymentId)],
       ['openai', 'openai GET', () => openai.models.retrieve('gpt-stub')],
       ['@anthropic-ai/sdk', 'anthropic GET', () => anthropic.models.retrieve('claude-stub')],
