@@ -25,11 +25,28 @@ export interface StubProcess {
   close(): Promise<void>;
 }
 
+export interface PeerProcess extends StubProcess {
+  /** Bytes of each route's last request body and of its answer, e.g. `'openai POST'`. */
+  sizes(): Promise<{ requestBytes: Record<string, number>; responseBytes: Record<string, number> }>;
+}
+
 /** The stub gateway in a child process, so its CPU time is not the client's. */
-export async function startStubProcess(env: Record<string, string> = {}): Promise<StubProcess> {
+export function startStubProcess(env: Record<string, string> = {}): Promise<StubProcess> {
+  return startServerProcess('../scripts/stub-gateway.mjs', env);
+}
+
+/** bench/peer-server.mjs in a child process: the SDK's routes and each peer SDK's. */
+export function startPeerProcess(): Promise<PeerProcess> {
+  return startServerProcess('./peer-server.mjs', {});
+}
+
+async function startServerProcess(
+  script: string,
+  env: Record<string, string>,
+): Promise<PeerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [fileURLToPath(new URL('../scripts/stub-gateway.mjs', import.meta.url))],
+    [fileURLToPath(new URL(script, import.meta.url))],
     { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   if (child.stdout === null || child.stdin === null) throw new Error('stub: no pipes');
@@ -41,6 +58,11 @@ export async function startStubProcess(env: Record<string, string> = {}): Promis
   const stdin = child.stdin;
   return {
     url,
+    sizes: () =>
+      new Promise((resolve) => {
+        lines.once('line', (line) => resolve(JSON.parse(line)));
+        stdin.write('sizes\n');
+      }),
     close: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

@@ -1,59 +1,116 @@
-// Why: one command (npm run bench) for every performance figure the project tracks, written to bench/results/latest.json.
+// Why: one command (npm run bench) prints issue 12's three tables (per call, cold start, bundle) on Node 22 and 24 and writes them to bench/results/*.json; other suites run when named.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runColdImport } from './cold-import';
-import { startStubProcess } from './common';
+import { runColdStart } from './cold-start';
+import { root, type StubProcess, startPeerProcess, startStubProcess } from './common';
 import { runConcurrency } from './concurrency';
 import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
+import { runPerCall } from './per-call';
 import { runProfile } from './profile';
+import { nodeBinary } from './runtimes';
 import { runValidation } from './validation';
 
-const only = process.argv.slice(2);
-const wants = (name: string) => only.length === 0 || only.includes(name);
-const results: Record<string, unknown> = {
-  node: process.version,
-  date: new Date().toISOString(),
+interface Suite {
+  /** Part of a plain `npm run bench`; the others run only when named. */
+  byDefault: boolean;
+  /** Also re-run on Node 24 (false: the result does not depend on the Node version). */
+  perNode: boolean;
+  run: () => Promise<unknown>;
+}
+
+async function withStub<T>(env: Record<string, string>, run: (stub: StubProcess) => Promise<T>) {
+  const stub = await startStubProcess(env);
+  try {
+    return await run(stub);
+  } finally {
+    await stub.close();
+  }
+}
+
+async function withPeers<T>(
+  run: (server: Awaited<ReturnType<typeof startPeerProcess>>) => Promise<T>,
+) {
+  const server = await startPeerProcess();
+  try {
+    return await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const suites: Record<string, Suite> = {
+  'per-call': { byDefault: true, perNode: true, run: () => withPeers(runPerCall) },
+  'cold-start': { byDefault: true, perNode: true, run: () => withPeers(runColdStart) },
+  size: {
+    byDefault: true,
+    perNode: false,
+    run: async () => {
+      // The same script npm test runs, printing its table; its figures come back as JSON.
+      const report = `${root}bench/results/size.json`;
+      const run = spawnSync(process.execPath, ['scripts/check-size.mjs'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, SIZE_REPORT: report },
+      });
+      return { exitCode: run.status, report };
+    },
+  },
+  overhead: {
+    byDefault: false,
+    perNode: true,
+    run: () => withStub({}, runOverhead),
+  },
+  profile: {
+    byDefault: false,
+    perNode: true,
+    run: () => withStub({}, runProfile),
+  },
+  pagination: {
+    byDefault: false,
+    perNode: true,
+    run: () =>
+      withStub({ STUB_PAGES: String(PAGES), STUB_PAGE_SIZE: String(PAGE_SIZE) }, runPagination),
+  },
+  validation: { byDefault: false, perNode: true, run: runValidation },
+  'cold-import': { byDefault: false, perNode: true, run: runColdImport },
+  // 1,000 concurrent payments.create: p50/p99 and CPU per call against bare ky and raw fetch.
+  concurrency: { byDefault: true, perNode: false, run: runConcurrency },
 };
 
-if (wants('overhead')) {
-  const stub = await startStubProcess();
-  try {
-    results.overhead = await runOverhead(stub);
-  } finally {
-    await stub.close();
-  }
+const named = process.argv.slice(2);
+for (const name of named) {
+  if (!(name in suites))
+    throw new Error(`unknown suite ${name}; known: ${Object.keys(suites).join(', ')}`);
 }
-
-if (wants('profile')) {
-  const stub = await startStubProcess();
-  try {
-    results.profile = await runProfile(stub);
-  } finally {
-    await stub.close();
-  }
+const chosen = Object.keys(suites).filter((name) =>
+  named.length === 0 ? suites[name]?.byDefault : named.includes(name),
+);
+// Set on the Node 24 re-run: only the suites whose figures depend on the Node version.
+const isRerun = process.env.BENCH_RERUN === '1';
+const major = process.versions.node.split('.')[0];
+const results: Record<string, unknown> = { node: process.version, date: new Date().toISOString() };
+for (const name of chosen) {
+  const suite = suites[name] as Suite;
+  if (isRerun && !suite.perNode) continue;
+  results[name] = await suite.run();
 }
-
-if (wants('pagination')) {
-  const stub = await startStubProcess({
-    STUB_PAGES: String(PAGES),
-    STUB_PAGE_SIZE: String(PAGE_SIZE),
-  });
-  try {
-    results.pagination = await runPagination(stub);
-  } finally {
-    await stub.close();
-  }
-}
-
-if (wants('validation')) results.validation = await runValidation();
-
-if (wants('cold-import')) results.coldImport = await runColdImport();
-
-if (wants('concurrency')) results.concurrency = await runConcurrency();
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL('./results/latest.json', import.meta.url),
-  `${JSON.stringify(results, null, 2)}\n`,
-);
-console.log('\nwrote bench/results/latest.json');
+const file = `results/node${major}.json`;
+writeFileSync(new URL(`./${file}`, import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwrote bench/${file}`);
+
+// The same suites again on Node 24 (BENCH_NODE24=0 skips it), in a child that inherits stdout.
+const again = chosen.filter((name) => suites[name]?.perNode);
+if (!isRerun && process.env.BENCH_NODE24 !== '0' && again.length > 0 && major !== '24') {
+  const node24 = nodeBinary(24);
+  console.log(`\n==== the same on ${node24.replace(root, '')} ====`);
+  const run = spawnSync(node24, ['--expose-gc', '--import', 'tsx', 'bench/index.ts', ...again], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_RERUN: '1' },
+  });
+  if (run.status !== 0) process.exitCode = run.status ?? 1;
+}

@@ -1,0 +1,268 @@
+// Why: issue 12's per-call targets (SDK within 1.10x of a bare ky 2 call, ahead of openai, anthropic and stripe) need every client measured in one run on one server.
+import Anthropic from '@anthropic-ai/sdk';
+import ky from 'ky';
+import OpenAI from 'openai';
+import Stripe from 'stripe';
+import { fmt, loadSdk, median, type PeerProcess, percentile, table } from './common';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 100);
+const WARMUP_CALLS = Number(process.env.BENCH_WARMUP ?? 300);
+export const TARGET_VS_KY = 1.1;
+// ky 2 still clones every request (a body tee for a POST) unless retry is 0, even for a POST it
+// would never retry; this row is the floor with that and ky's timer off, as the SDK configures it.
+const STRIPPED = 'ky 2, retry 0 + timeout off';
+// The same plus a signal of the caller's own, as the SDK passes one per attempt for its timeout:
+// ky then joins it with its own controller through AbortSignal.any on every request.
+const SIGNALLED = 'ky 2, retry 0 + own signal';
+const signal = () => new AbortController().signal;
+
+type Call = () => Promise<unknown>;
+
+export interface PerCallRow {
+  op: 'create' | 'get';
+  client: string;
+  /** Route on the peer server whose request and answer sizes this row reports. */
+  route: string;
+  wallUs: number;
+  wallP90Us: number;
+  cpuUs: number;
+  vsKy: number;
+  /** Against ky with retry 0 and timeout off: no request clone, no timer (what the SDK sets). */
+  vsKyStripped: number;
+  vsFetch: number;
+}
+
+export interface PerCallResult {
+  node: string;
+  rounds: number;
+  callsPerBlock: number;
+  rows: PerCallRow[];
+  sizes: { requestBytes: Record<string, number>; responseBytes: Record<string, number> };
+  targets: {
+    op: string;
+    vsKy: number;
+    vsKyStripped: number;
+    cpuVsKy: number;
+    withinKy: boolean;
+    slowerPeers: string[];
+    slowerPeersCpu: string[];
+  }[];
+}
+
+export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
+  const sdk = await loadSdk();
+  const apiKey = 'sk_test_stub';
+  const createParams = {
+    merchantId: 'm_stub',
+    amount: { unit: 'iso4217/USD', value: '100' },
+    referenceId: 'order-1',
+  };
+
+  // The exact headers the SDK sends, so fetch and ky send the same request.
+  let captured: Record<string, string> = {};
+  const probe = new sdk.MerchantGateway({
+    baseUrl: server.url,
+    apiKey,
+    fetch: (input, init) => {
+      captured = Object.fromEntries(
+        input instanceof Request ? input.headers : new Headers(init?.headers),
+      );
+      return fetch(input, init);
+    },
+  });
+  const created = await probe.payments.create(createParams);
+  const postHeaders = captured;
+  await probe.payments.get(created.paymentId);
+  const getHeaders = captured;
+  const postBody = JSON.stringify({
+    amount: createParams.amount,
+    referenceId: createParams.referenceId,
+  });
+  const postUrl = `${server.url}/v1/payments`;
+  const getUrl = `${server.url}/v1/gateway/payment/${encodeURIComponent(created.paymentId)}`;
+
+  // The SDK as a user gets it: default options (its retries never fire on a success).
+  const gateway = new sdk.MerchantGateway({ baseUrl: server.url, apiKey });
+  // Peers with retries off; none of these three sends telemetry once stripe's is off.
+  const openai = new OpenAI({
+    apiKey: 'sk-stub',
+    baseURL: `${server.url}/openai/v1`,
+    maxRetries: 0,
+  });
+  const anthropic = new Anthropic({
+    apiKey: 'sk-ant-stub',
+    baseURL: `${server.url}/anthropic`,
+    maxRetries: 0,
+  });
+  const { port } = new URL(server.url);
+  const stripe = new Stripe('sk_test_stub', {
+    httpClient: Stripe.createFetchHttpClient(),
+    host: '127.0.0.1',
+    port: Number(port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
+  // The floor: ky 2 at its defaults (a POST is not retried; a 10 s timeout), and stripped bare.
+  const kyBare = ky.create({ retry: 0, timeout: false });
+  const message = { role: 'user' as const, content: 'order-1' };
+
+  const ops: Record<'create' | 'get', [client: string, route: string, call: Call][]> = {
+    create: [
+      [
+        'fetch',
+        'sdk POST',
+        async () =>
+          (await fetch(postUrl, { method: 'POST', headers: postHeaders, body: postBody })).json(),
+      ],
+      ['ky 2', 'sdk POST', () => ky.post(postUrl, { headers: postHeaders, body: postBody }).json()],
+      [
+        STRIPPED,
+        'sdk POST',
+        () => kyBare.post(postUrl, { headers: postHeaders, body: postBody }).json(),
+      ],
+      [
+        SIGNALLED,
+        'sdk POST',
+        () =>
+          kyBare.post(postUrl, { headers: postHeaders, body: postBody, signal: signal() }).json(),
+      ],
+      ['merchant-gateway (SDK)', 'sdk POST', () => gateway.payments.create(createParams)],
+      [
+        'openai',
+        'openai POST',
+        () => openai.chat.completions.create({ model: 'gpt-stub', messages: [message] }),
+      ],
+      [
+        '@anthropic-ai/sdk',
+        'anthropic POST',
+        () =>
+          anthropic.messages.create({ model: 'claude-stub', max_tokens: 16, messages: [message] }),
+      ],
+      [
+        'stripe (fetch client)',
+        'stripe POST',
+        () =>
+          stripe.paymentIntents.create({
+            amount: 100,
+            currency: 'usd',
+            metadata: { referenceId: 'order-1' },
+          }),
+      ],
+    ],
+    get: [
+      ['fetch', 'sdk GET', async () => (await fetch(getUrl, { headers: getHeaders })).json()],
+      ['ky 2', 'sdk GET', () => ky.get(getUrl, { headers: getHeaders }).json()],
+      [STRIPPED, 'sdk GET', () => kyBare.get(getUrl, { headers: getHeaders }).json()],
+      [
+        SIGNALLED,
+        'sdk GET',
+        () => kyBare.get(getUrl, { headers: getHeaders, signal: signal() }).json(),
+      ],
+      ['merchant-gateway (SDK)', 'sdk GET', () => gateway.payments.get(created.paymentId)],
+      ['openai', 'openai GET', () => openai.models.retrieve('gpt-stub')],
+      ['@anthropic-ai/sdk', 'anthropic GET', () => anthropic.models.retrieve('claude-stub')],
+      ['stripe (fetch client)', 'stripe GET', () => stripe.paymentIntents.retrieve('pi_stub')],
+    ],
+  };
+
+  const entries = (Object.keys(ops) as ('create' | 'get')[]).flatMap((op) =>
+    ops[op].map(([client, route, call]) => ({ op, client, route, call, key: `${op}/${client}` })),
+  );
+  for (const { call } of entries) for (let i = 0; i < WARMUP_CALLS; i++) await call();
+
+  const walls = new Map<string, number[]>();
+  const cpus = new Map<string, number[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    // Interleaved, starting at a different client each round, so drift and load hit all alike.
+    for (let i = 0; i < entries.length; i++) {
+      const { key, call } = entries[(i + round) % entries.length] as (typeof entries)[0];
+      const wall = walls.get(key) ?? [];
+      const cpuStart = process.cpuUsage();
+      for (let c = 0; c < CALLS_PER_BLOCK; c++) {
+        const t = performance.now();
+        await call();
+        wall.push(performance.now() - t);
+      }
+      const cpu = process.cpuUsage(cpuStart);
+      walls.set(key, wall);
+      cpus.set(key, [...(cpus.get(key) ?? []), (cpu.user + cpu.system) / CALLS_PER_BLOCK]);
+    }
+  }
+
+  const base = entries.map(({ op, client, route, key }) => ({
+    op,
+    client,
+    route,
+    wallUs: median(walls.get(key) ?? []) * 1000,
+    wallP90Us: percentile(walls.get(key) ?? [], 90) * 1000,
+    cpuUs: median(cpus.get(key) ?? []),
+  }));
+  const find = (op: string, client: string) =>
+    base.find((r) => r.op === op && r.client === client) as (typeof base)[0];
+  const rows: PerCallRow[] = base.map((r) => ({
+    ...r,
+    vsKy: r.wallUs / find(r.op, 'ky 2').wallUs,
+    vsKyStripped: r.wallUs / find(r.op, STRIPPED).wallUs,
+    vsFetch: r.wallUs / find(r.op, 'fetch').wallUs,
+  }));
+  const sizes = await server.sizes();
+  const peers = ['openai', '@anthropic-ai/sdk', 'stripe (fetch client)'];
+  const targets = (['create', 'get'] as const).map((op) => {
+    const ours = rows.find(
+      (r) => r.op === op && r.client === 'merchant-gateway (SDK)',
+    ) as PerCallRow;
+    const cpuVsKy = ours.cpuUs / find(op, 'ky 2').cpuUs;
+    return {
+      op,
+      vsKy: ours.vsKy,
+      vsKyStripped: ours.vsKyStripped,
+      cpuVsKy,
+      withinKy: ours.vsKy <= TARGET_VS_KY,
+      slowerPeers: peers.filter((p) => find(op, p).wallUs <= ours.wallUs),
+      slowerPeersCpu: peers.filter((p) => find(op, p).cpuUs <= ours.cpuUs),
+    };
+  });
+  table(
+    `Table 1, per call on Node ${process.versions.node}: ${ROUNDS} interleaved rounds × ${CALLS_PER_BLOCK} calls per client (after ${WARMUP_CALLS} warm-up), one loopback node:http server in another process`,
+    [
+      'op / client',
+      'req B',
+      'resp B',
+      'µs/call',
+      'p90 µs',
+      'CPU µs',
+      '× bare ky',
+      '× ky retry 0',
+      '× fetch',
+    ],
+    rows.map((r) => [
+      `${r.op === 'create' ? 'payments.create (POST)' : 'payments.get (GET)'} / ${r.client}`,
+      String(sizes.requestBytes[r.route] ?? 0),
+      String(sizes.responseBytes[r.route] ?? 0),
+      r.wallUs.toFixed(1),
+      r.wallP90Us.toFixed(1),
+      r.cpuUs.toFixed(1),
+      fmt.ratio(r.vsKy),
+      fmt.ratio(r.vsKyStripped),
+      fmt.ratio(r.vsFetch),
+    ]),
+  );
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const behind = (names: string[]) =>
+    names.length === 0 ? 'met' : `NOT met (${names.join(', ')} as fast or faster)`;
+  for (const t of targets) {
+    console.log(
+      `${t.op}: SDK ${fmt.ratio(t.vsKy)} bare ky by wall, ${fmt.ratio(t.cpuVsKy)} by CPU (target ≤ ${TARGET_VS_KY}×: ${verdict(t.withinKy)} by wall, ${verdict(t.cpuVsKy <= TARGET_VS_KY)} by CPU; ${fmt.ratio(t.vsKyStripped)} the retry-0 ky floor); ahead of every peer by wall: ${behind(t.slowerPeers)}; by CPU: ${behind(t.slowerPeersCpu)}`,
+    );
+  }
+  return {
+    node: process.version,
+    rounds: ROUNDS,
+    callsPerBlock: CALLS_PER_BLOCK,
+    rows,
+    sizes,
+    targets,
+  };
+}
