@@ -1,6 +1,6 @@
-// Why: publint and attw read the tarball; only installing it as a user would (over msw 3, and over msw 2) shows that it loads, calls and typechecks.
+// Why: publint and attw read the tarball; only installing it as a user would (over msw 3, over msw 2, and without msw) shows that it loads, calls and typechecks.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,7 +23,6 @@ const compilers = [
 }));
 const msw3 = versionOf('msw');
 const msw2 = versionOf('msw-v2');
-const hasTypesVersions = 'typesVersions' in JSON.parse(readFileSync(join(root, 'package.json')));
 const keep = process.argv.includes('--keep');
 const started = Date.now();
 
@@ -36,7 +35,8 @@ function run(command, args, cwd) {
   return {
     ok: result.status === 0,
     stdout: result.stdout ?? '',
-    out: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim(),
+    // result.error: the command could not start at all (a missing or dangling bin, say).
+    out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim(),
   };
 }
 
@@ -57,15 +57,23 @@ function step(name, command, args, cwd) {
   return { out, stdout };
 }
 
-/** A project that already has msw `version`, then installs the tarball with a plain `npm i`. */
+/**
+ * A project that already has msw `version`, then installs the tarball with a plain `npm i`;
+ * without `version`, a project that never installs msw (the peer is optional).
+ */
 function project(temp, tarball, version) {
-  const app = join(temp, `app-msw${version.split('.')[0]}`);
+  const app = join(temp, version ? `app-msw${version.split('.')[0]}` : 'app-no-msw');
   mkdirSync(app);
   writeFileSync(
     join(app, 'package.json'),
     `${JSON.stringify({ name: 'pack-check', private: true, type: 'module' }, null, 2)}\n`,
   );
   const npm = ['--no-audit', '--no-fund', '--prefer-offline'];
+  if (!version) {
+    step('plain npm i <tarball> without msw', 'npm', ['install', tarball, ...npm], app);
+    if (existsSync(join(app, 'node_modules/msw'))) throw new Error('check-pack: npm installed msw');
+    return app;
+  }
   step(`msw ${version} installed first`, 'npm', ['install', '-D', `msw@${version}`, ...npm], app);
   // No --legacy-peer-deps: the optional peer `msw` must accept what the project already has.
   step(`then plain npm i <tarball> over msw ${version}`, 'npm', ['install', tarball, ...npm], app);
@@ -106,13 +114,51 @@ try {
   await server.close();
 }`;
 
-/** Loads both entries from node_modules and calls the mock; Node 22.12 must not warn about require(esm). */
-function loadWithNode(app, label, node) {
+// Without msw: the testing entry loads, mock.fetch and mock.listen() answer, and only the msw
+// handlers fail, with an error that names msw and says to install it (not Node's bare not-found).
+const withoutMsw = `let mswFound = true;
+try { require.resolve('msw'); } catch { mswFound = false; }
+if (mswFound) throw new Error('msw is installed: this case needs a project without it');
+const mock = createMockGateway();
+const headers = { 'Api-Key': mock.credentials.apiKey };
+const path = '/v1/merchants/' + mock.sample.merchantId;
+const viaFetch = await mock.fetch('https://gateway.test' + path, { headers });
+if (viaFetch.status !== 200) throw new Error('mock.fetch answered ' + viaFetch.status);
+const server = await mock.listen();
+try {
+  const viaHttp = await fetch(server.url + path, { headers });
+  if (viaHttp.status !== 200) throw new Error('mock.listen() answered ' + viaHttp.status);
+} finally {
+  await server.close();
+}
+const namesMsw = (message) => /\\bmsw\\b/.test(message) && message.includes('install');
+let thrown = '';
+try { void mock.handlers; } catch (error) { thrown = error.message; }
+if (!namesMsw(thrown)) throw new Error('mock.handlers without msw: ' + (thrown || 'no error'));
+const rejected = await mock.loadHandlers().then(() => '', (error) => error.message);
+if (!namesMsw(rejected)) throw new Error('mock.loadHandlers() without msw: ' + (rejected || 'no error'));`;
+const requireWithoutMsw = `const { createMockGateway } = require('merchant-gateway/testing');
+(async () => {
+${withoutMsw}
+})().catch((error) => { console.error(error); process.exitCode = 1; });`;
+const importWithoutMsw = `import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/');
+const { createMockGateway } = await import('merchant-gateway/testing');
+${withoutMsw}`;
+
+/** Runs `scripts` (CommonJS and ESM) in `app` on `node`; Node 22.12 must not warn about require(esm). */
+function loadWithNode(
+  app,
+  label,
+  node,
+  what = 'both entries + a call',
+  scripts = [requireBoth, importBoth],
+) {
   for (const [how, args] of [
-    ['require', ['-e', requireBoth]],
-    ['import', ['--input-type=module', '-e', importBoth]],
+    ['require', ['-e', scripts[0]]],
+    ['import', ['--input-type=module', '-e', scripts[1]]],
   ]) {
-    const { out } = step(`${how}() both entries + a call, ${label}`, node, args, app);
+    const { out } = step(`${how}() ${what}, ${label}`, node, args, app);
     if (/ExperimentalWarning|Warning:/.test(out)) {
       throw new Error(`check-pack: ${how}() on ${label} printed a warning:\n${out}`);
     }
@@ -241,10 +287,11 @@ async function typeMatrix(app) {
       const options = { module: r.module, moduleResolution: r.name };
       compile(row, r.name, ts, r.name, options, r.files);
     }
-    // node10 ignores `exports`: the main entry resolves by `types`; the testing entry needs
-    // `typesVersions`. TypeScript 7 removed node10, TypeScript 6 deprecates it.
+    // node10 ignores `exports`: the main entry resolves by `types`, the testing entry by the root
+    // testing.d.ts the package ships. TypeScript 7 removed node10, TypeScript 6 deprecates it.
     if (ts.version.startsWith('7')) {
       row.node10 = { skip: 'n/a in TS 7' };
+      row['node10 testing'] = { skip: 'n/a in TS 7' };
     } else {
       const options = {
         module: 'commonjs',
@@ -267,35 +314,29 @@ async function typeMatrix(app) {
 
 function printMatrix(rows) {
   const columns = [...resolutions.map((r) => r.name), 'node10', 'node10 testing'];
-  const pending = (c) => c === 'node10 testing' && !hasTypesVersions;
-  const cell = (result, c) =>
+  const cell = (result) =>
     !result
       ? '—'
       : result.skip
         ? result.skip
         : result.ok
           ? `ok ${(result.ms / 1000).toFixed(1)} s`
-          : pending(c)
-            ? 'FAIL (expected)'
-            : 'FAIL';
+          : 'FAIL';
   console.log(
     `check-pack: consumer types (strict; ESM + CJS consumers for node16/nodenext)\n  ${'compiler'.padEnd(16)}${columns.map((c) => c.padEnd(18)).join('')}`,
   );
   for (const row of rows) {
     const label = `${row.ts.name} (${row.ts.version})`;
-    console.log(`  ${label.padEnd(16)}${columns.map((c) => cell(row[c], c).padEnd(18)).join('')}`);
+    console.log(`  ${label.padEnd(16)}${columns.map((c) => cell(row[c]).padEnd(18)).join('')}`);
   }
+  // Every cell counts, node10 + ./testing too (TS 5.9 and 6): it fails if testing.d.ts is not shipped.
   let failed = false;
-  // node10 + ./testing is expected to pass once the branch adding `typesVersions` is merged;
-  // until package.json has that field its failure is reported, not fatal.
   for (const row of rows) {
     for (const c of columns) {
       const result = row[c];
       if (!result || result.skip || result.ok) continue;
-      console.log(
-        `check-pack: ${pending(c) ? 'FAIL (expected: package.json has no typesVersions yet)' : 'FAIL'} ${row.ts.name} ${c}:\n${result.out}`,
-      );
-      if (!pending(c)) failed = true;
+      console.log(`check-pack: FAIL ${row.ts.name} ${c}:\n${result.out}`);
+      failed = true;
     }
   }
   if (failed) throw new Error('check-pack: consumer types failed');
@@ -345,6 +386,21 @@ try {
     [ts6.tsc, '-p', 'tsconfig.json'],
     app2,
   );
+
+  const bare = project(temp, tarball);
+  for (const [label, node] of [
+    [`node ${process.versions.node}, no msw`, process.execPath],
+    ['node 22.12.0 (the floor), no msw', floor],
+  ]) {
+    loadWithNode(bare, label, node, 'the testing entry: fetch, listen, handlers ask for msw', [
+      requireWithoutMsw,
+      importWithoutMsw,
+    ]);
+  }
+  const bin = join(bare, 'node_modules/.bin/merchant-gateway-mock');
+  const { out: usage } = step('merchant-gateway-mock --help, no msw', bin, ['--help'], bare);
+  if (!usage.includes('--port'))
+    throw new Error(`check-pack: --help does not list --port:\n${usage}`);
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {
