@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { RateLimitedError } from './core/api-error';
 import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
 import type { Redactor } from './core/redact';
-import { sleep } from './core/retry';
+import { own } from './core/own';
+import { onAbort, sleep, withJitter } from './core/retry';
 import type { RequestOptions } from './core/transport';
 import type { PaymentStatusResult } from './schemas/payment-status';
 import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
@@ -137,14 +138,18 @@ export async function* poll(
   options: PollOptions = {},
   redactor?: Redactor,
 ): AsyncGenerator<PaymentStatusResult, PaymentStatusResult, undefined> {
-  const { paymentId, created, timeoutMs, intervalMs } = plan(operation, paymentOrId, options);
-  const { signal: callerSignal, onUpdate } = options;
+  // Own properties only: a polluted Object.prototype must not change how we poll.
+  const opts = own(options);
+  const { paymentId, created, timeoutMs, intervalMs } = plan(operation, paymentOrId, opts);
+  const { signal: callerSignal, onUpdate } = opts;
   callerSignal?.throwIfAborted();
 
   // One signal for the caller's abort and our deadline: it cuts waits short and aborts reads.
   const controller = new AbortController();
-  const onAbort = () => controller.abort(callerSignal?.reason);
-  callerSignal?.addEventListener('abort', onAbort, { once: true });
+  // One listener per shared signal however many pollers use it (no MaxListeners warning).
+  const offAbort = callerSignal
+    ? onAbort(callerSignal, () => controller.abort(callerSignal.reason))
+    : undefined;
   let timedOut = false;
   const deadlineAt = Date.now() + timeoutMs;
   const deadline = setTimeout(() => {
@@ -192,7 +197,8 @@ export async function* poll(
       // An immediate read that saw nothing new is followed at once by a held one; otherwise the
       // next read is immediate, no sooner than one pace after this one started.
       nextHeld = serviceHolds && maxPollMs === undefined && !changed;
-      wait = nextHeld ? 0 : started + pace() - Date.now();
+      // Jitter (never below the pace) keeps pollers started together from reading in lockstep.
+      wait = nextHeld ? 0 : started + withJitter(pace()) - Date.now();
     }
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
@@ -204,7 +210,7 @@ export async function* poll(
     throw error;
   } finally {
     clearTimeout(deadline);
-    callerSignal?.removeEventListener('abort', onAbort);
+    offAbort?.();
   }
 }
 

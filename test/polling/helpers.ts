@@ -83,6 +83,8 @@ export function useScriptedGateway() {
     server.resetHandlers();
   });
   beforeEach(() => {
+    // Reads land exactly on the pace: the jitter that spreads many pollers is tested on its own.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     vi.useFakeTimers({
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
     });
