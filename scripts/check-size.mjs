@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
-// What issue 12 measured (27.7 KB: dist/index.js on ky 2, zod/mini, p-retry 9) plus 1 KB. A stop
-// on growth: raise it only with a reason in the commit, lower it when the SDK slims down.
-const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 28_399 + 1024);
+// What the merged work of issues 12-16 measures (31.6 KB: dist/index.js on ky 2, zod/mini, p-retry 9,
+// with the whole partner API) plus 1 KB. A stop on growth: raise it only with a reason in the commit.
+const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 32_326 + 1024);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');
