@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { RateLimitedError } from './core/api-error';
 import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
-import type { Redactor } from './core/redact';
 import { own } from './core/own';
+import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
 import type { RequestOptions } from './core/transport';
 import type { PaymentStatusResult } from './schemas/payment-status';
