@@ -1,5 +1,5 @@
 // Why: keep what a browser or edge user ships small; fails npm test when the gzipped bundle grows past the budget, and shows where the bytes go (npm run bench prints the same table).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -16,10 +16,14 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 
-/** Minified, browser, ESM bundle of `stdin` (or dist/index.js); its bytes and gzip -9 size. */
-async function bundle({ external = [], stdin } = {}) {
+// dist/index.js carries zod inside it; the same bundle built from the source still names each
+// package's files, so the shares below are read from that one.
+const source = join(root, 'src/index.ts');
+
+/** Minified, browser, ESM bundle of `stdin` (or `from`); its bytes and gzip -9 size. */
+async function bundle({ external = [], stdin, from = entry } = {}) {
   const result = await esbuild.build({
-    ...(stdin ? { stdin: { contents: stdin, resolveDir: root } } : { entryPoints: [entry] }),
+    ...(stdin ? { stdin: { contents: stdin, resolveDir: root } } : { entryPoints: [from] }),
     absWorkingDir: root,
     bundle: true,
     minify: true,
@@ -36,7 +40,7 @@ async function bundle({ external = [], stdin } = {}) {
   return { output, metafile: result.metafile, gzipped: gzipSync(output, { level: 9 }).length };
 }
 
-const { output, metafile, gzipped } = await bundle();
+const { output, gzipped } = await bundle();
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 const over = gzipped <= BUDGET_BYTES ? 'ok' : `OVER by ${gzipped - BUDGET_BYTES} B`;
 const print = gzipped > BUDGET_BYTES ? console.error : console.log;
@@ -44,7 +48,8 @@ const print = gzipped > BUDGET_BYTES ? console.error : console.log;
 // Each package's share of the minified output (the metafile counts minified bytes per input);
 // what it adds after gzip is the bundle without it subtracted from the whole (gzip shares one
 // dictionary across packages, so these don't add up to the total exactly).
-const [meta] = Object.values(metafile.outputs);
+const bySource = await bundle({ from: source });
+const [meta] = Object.values(bySource.metafile.outputs);
 const shares = new Map();
 for (const [path, { bytesInOutput }] of Object.entries(meta?.inputs ?? {})) {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
@@ -57,8 +62,8 @@ const rows = [];
 for (const [name, bytes] of [...shares].sort((a, b) => b[1] - a[1])) {
   // For our own code: the bundle with every dependency left out is our code alone.
   const alone = name.startsWith('merchant-gateway')
-    ? (await bundle({ external: dependencies })).gzipped
-    : gzipped - (await bundle({ external: [name] })).gzipped;
+    ? (await bundle({ external: dependencies, from: source })).gzipped
+    : bySource.gzipped - (await bundle({ external: [name], from: source })).gzipped;
   rows.push({ name, minified: bytes, share: bytes / total, gzip: alone });
 }
 // For scale: ky on its own, the current major and the one before (npm:ky@1 as ky-v1, a
@@ -102,6 +107,7 @@ if (process.env.SIZE_REPORT) {
     packages: rows,
     kyAlone,
   };
+  mkdirSync(dirname(process.env.SIZE_REPORT), { recursive: true });
   writeFileSync(process.env.SIZE_REPORT, `${JSON.stringify(report, null, 2)}\n`);
 }
 process.exit(gzipped > BUDGET_BYTES ? 1 : 0);
