@@ -1,10 +1,11 @@
-import { checkFault } from './faults';
-import { handle } from './handle';
-import { createHandlers, importMsw, requireMsw } from './handlers';
-import { isNetworkError } from './http';
-import { listen } from './listen';
-import { merchantJson, settlementsJson } from './merchants';
-import { refundedAt } from './payment-actions';
+import { createHandlers, importMsw, requireMsw } from './serve/msw';
+import { listen } from './serve/node-http';
+import { checkFault } from './service/fault-responses';
+import { merchantJson, settlementsJson } from './service/merchants';
+import { refundedAt } from './service/payment-actions';
+import { isNetworkError } from './service/responses';
+import { handle } from './service/router';
+import { notifyStatusChange } from './service/status-polling';
 import {
   accountOn,
   isFinalStatus,
@@ -15,9 +16,8 @@ import {
   type PaymentStatus,
   statusAt,
   updatedAt,
-} from './records';
-import { notifyStatusChange } from './status-polling';
-import { Store } from './store';
+} from './state/records';
+import { Store } from './state/store';
 import type {
   MockCredentials,
   MockGateway,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importMswWith, loadMsw } from '../../src/testing/handlers';
+import { importMswWith, loadMsw } from '../../src/testing/serve/msw';
 
 // The packed-tarball check (scripts/check-pack.mjs) runs the real thing in a project without msw;
 // these pin down what each loader says when msw is missing or broken.

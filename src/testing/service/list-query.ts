@@ -1,4 +1,4 @@
-import { isIsoDateTime, isoDateTimeToMs } from '../rules/dates';
+import { isIsoDateTime, isoDateTimeToMs } from '../../rules/dates';
 import {
   CAIP2_PATTERN,
   isListLimit,
@@ -6,9 +6,9 @@ import {
   LIST_SORT_BY,
   LIST_SORT_DIR,
   REFERENCE_FILTER_PATTERN,
-} from '../rules/lists';
-import { type Issue, ServiceError, validationError } from './http';
-import { LIST_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from './records';
+} from '../../rules/lists';
+import { LIST_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from '../state/records';
+import { type Issue, ServiceError, validationError } from './responses';
 
 /** Both lists' query, under one set of names. */
 export interface ListQuery {

@@ -1,8 +1,8 @@
-import type { RequestContext } from './context';
-import { json } from './http';
 import { paymentItem } from './list-items';
 import { parseListQuery } from './list-query';
-import { customers, revenue, select } from './lists';
+import { customers, revenue, select } from './payment-lists';
+import type { RequestContext } from './request-context';
+import { json } from './responses';
 
 /**
  * GET /v1/payments: the partner-wide list. Repeated `merchantId` parameters choose merchants (an

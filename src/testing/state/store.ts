@@ -1,7 +1,7 @@
+import type { FailNextOptions, MockCredentials, MockSample, RecordedRequest } from '../types';
 import type { MerchantRecord, PaymentRecord } from './records';
 import { Rng } from './rng';
 import { generateSampleData, type SampleData } from './sample-data';
-import type { FailNextOptions, MockCredentials, MockSample, RecordedRequest } from './types';
 
 /** What the mock's behaviour depends on besides its state. */
 export interface MockConfig {

@@ -1,5 +1,5 @@
-import { ServiceError } from './http';
-import type { MockCredentials } from './types';
+import type { MockCredentials } from '../types';
+import { ServiceError } from './responses';
 
 /** The `WCP-Version` value the mock implements. */
 export const API_VERSION = '2026-02-18';

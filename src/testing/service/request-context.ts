@@ -1,6 +1,6 @@
-import { IDEMPOTENCY_KEY_PATTERN } from '../rules/headers';
-import { canonicalJson, type Issue, json, ServiceError, validationError } from './http';
-import type { Store } from './store';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../rules/headers';
+import type { Store } from '../state/store';
+import { canonicalJson, type Issue, json, ServiceError, validationError } from './responses';
 
 /** Everything an endpoint needs to answer one request. */
 export interface RequestContext {

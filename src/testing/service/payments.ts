@@ -1,9 +1,9 @@
-import { DEFAULT_TOKEN, fiatToToken } from './catalog';
-import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './context';
-import { type Issue, json, ServiceError } from './http';
-import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from './records';
-import { DEFAULT_EXPIRY_S } from './sample-data';
-import { checkAmount, checkExpiresAt } from './validate';
+import { DEFAULT_TOKEN, fiatToToken } from '../state/catalog';
+import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
+import { DEFAULT_EXPIRY_S } from '../state/sample-data';
+import { checkAmount, checkExpiresAt } from './field-checks';
+import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
+import { type Issue, json, ServiceError } from './responses';
 
 /** `{ accountCaip10, accountProviderIcon, accountProviderName }`, or null before a buyer acted. */
 export function buyerJson(payment: PaymentRecord) {

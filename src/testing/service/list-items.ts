@@ -1,6 +1,4 @@
-import { fiatInfo } from './catalog';
-import type { ListKind } from './list-query';
-import { buyerJson, tokenAmountJson } from './payments';
+import { fiatInfo } from '../state/catalog';
 import {
   accountOn,
   isFinalStatus,
@@ -10,7 +8,9 @@ import {
   type PaymentStatus,
   statusAt,
   updatedAt,
-} from './records';
+} from '../state/records';
+import type { ListKind } from './list-query';
+import { buyerJson, tokenAmountJson } from './payments';
 
 const INT32_MAX = 2_147_483_647n;
 

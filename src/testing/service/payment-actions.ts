@@ -1,6 +1,6 @@
-import { idempotent, jsonObjectBody, type RequestContext } from './context';
-import { json, ServiceError, validationError } from './http';
-import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from './records';
+import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../state/records';
+import { idempotent, jsonObjectBody, type RequestContext } from './request-context';
+import { json, ServiceError, validationError } from './responses';
 import {
   merchantIdHeader,
   merchantPayment,

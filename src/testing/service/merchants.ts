@@ -1,7 +1,7 @@
-import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './context';
-import { type Issue, json, ServiceError } from './http';
-import { isoTime as iso, type MerchantRecord } from './records';
-import { checkEmail, checkIconUrl, checkName, checkSettlements } from './validate';
+import { isoTime as iso, type MerchantRecord } from '../state/records';
+import { checkEmail, checkIconUrl, checkName, checkSettlements } from './field-checks';
+import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
+import { type Issue, json, ServiceError } from './responses';
 
 /** The merchant as every response shows it; `iconUrl` is left out of the create response only. */
 export function merchantJson(merchant: MerchantRecord) {

@@ -1,8 +1,8 @@
-import type { RequestContext } from './context';
+import type { MerchantRecord } from '../state/records';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
-import { type Issue, json, ServiceError, validationError } from './http';
 import { merchantJson } from './merchants';
-import type { MerchantRecord } from './records';
+import type { RequestContext } from './request-context';
+import { type Issue, json, ServiceError, validationError } from './responses';
 
 const STATUSES = ['active', 'inactive', 'suspended'];
 

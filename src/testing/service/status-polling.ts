@@ -1,8 +1,8 @@
-import type { RequestContext } from './context';
-import { json, ServiceError } from './http';
+import { isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
+import type { Store } from '../state/store';
 import { tokenAmountJson } from './payments';
-import { isFinalStatus, type PaymentRecord, statusAt } from './records';
-import type { Store } from './store';
+import type { RequestContext } from './request-context';
+import { json, ServiceError } from './responses';
 
 /**
  * The longest the mock holds a status read, whatever `maxPollMs` asks: the published contract

@@ -1,3 +1,4 @@
+import type { MockSample } from '../types';
 import { fiatToToken, TOKENS, type Token, WALLETS, type Wallet } from './catalog';
 import {
   isoTime,
@@ -8,7 +9,6 @@ import {
   type PaymentRecord,
 } from './records';
 import type { Rng } from './rng';
-import type { MockSample } from './types';
 
 const ICONS = 'https://static.example.com/mock-gateway/merchants';
 const FROM = Date.UTC(2025, 0, 1);

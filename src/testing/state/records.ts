@@ -4,7 +4,7 @@ import {
   LEGACY_LIST_PAYMENT_STATUSES,
   type LegacyListPaymentStatus,
   PAYMENT_STATUSES as STATUSES,
-} from '../rules/payments';
+} from '../../rules/payments';
 import { type Token, WALLETS, type Wallet } from './catalog';
 import type { Rng } from './rng';
 

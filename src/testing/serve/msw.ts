@@ -1,7 +1,7 @@
 import type * as Msw from 'msw';
-import { handle } from './handle';
-import { isNetworkError } from './http';
-import type { Store } from './store';
+import { isNetworkError } from '../service/responses';
+import { handle } from '../service/router';
+import type { Store } from '../state/store';
 
 type MswModule = Pick<typeof Msw, 'http' | 'HttpResponse'>;
 type NodeModuleApi = typeof import('node:module');

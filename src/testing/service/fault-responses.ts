@@ -1,5 +1,5 @@
-import { json } from './http';
-import type { FailNextOptions } from './types';
+import type { FailNextOptions } from '../types';
+import { json } from './responses';
 
 const DEFAULT_CODES: Record<number, string> = {
   400: 'invalid_params',

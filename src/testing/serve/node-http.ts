@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { handle } from './handle';
-import { isNetworkError } from './http';
-import type { Store } from './store';
-import type { ListenOptions, MockServer } from './types';
+import { isNetworkError } from '../service/responses';
+import { handle } from '../service/router';
+import type { Store } from '../state/store';
+import type { ListenOptions, MockServer } from '../types';
 
 /**
  * Serves the mock over real HTTP, on 127.0.0.1 unless `host` says otherwise. `node:http` is loaded

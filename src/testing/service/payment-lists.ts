@@ -1,10 +1,10 @@
-import { fiatInfo } from './catalog';
-import type { RequestContext } from './context';
+import { fiatInfo } from '../state/catalog';
+import type { PaymentRecord } from '../state/records';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
-import { json, ServiceError } from './http';
 import { legacyPaymentItem, listStatus, paymentItem } from './list-items';
 import { type ListKind, type ListQuery, parseListQuery } from './list-query';
-import type { PaymentRecord } from './records';
+import type { RequestContext } from './request-context';
+import { json, ServiceError } from './responses';
 
 interface Selection {
   /** Every payment the filters keep, in list order. */

@@ -1,8 +1,8 @@
-import { CAIP10_PATTERN } from '../schemas/primitives';
-import { jsonObjectBody, type RequestContext, throwIfIssues } from './context';
-import { type Issue, json, ServiceError } from './http';
+import { CAIP10_PATTERN } from '../../schemas/primitives';
+import type { CryptoSettlementRecord, MerchantRecord } from '../state/records';
 import { findMerchant, settlementsJson } from './merchants';
-import type { CryptoSettlementRecord, MerchantRecord } from './records';
+import { jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
+import { type Issue, json, ServiceError } from './responses';
 
 /** `<namespace>:<reference>` of a CAIP-19 asset or CAIP-10 account. */
 const chainOf = (id: string): string => id.split(/[:/]/).slice(0, 2).join(':');

@@ -1,21 +1,21 @@
+import { recordRequest } from '../state/request-log';
+import type { Store } from '../state/store';
 import { authenticate, authenticateLegacy, checkHeaders } from './auth';
-import type { RequestContext } from './context';
-import { faultResponse } from './faults';
-import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './http';
-import { listLegacyPayments, listPayments } from './lists';
+import { faultResponse } from './fault-responses';
 import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
 import { listPartnerPayments } from './partner-payments';
 import { cancelPayment, createRefund, getPaymentDetails } from './payment-actions';
+import { listLegacyPayments, listPayments } from './payment-lists';
 import { createPayment, getPaymentView } from './payments';
-import { recordRequest } from './request-log';
+import type { RequestContext } from './request-context';
+import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './responses';
 import {
   deleteCryptoSettlement,
   listSettlements,
   updateCryptoSettlement,
 } from './settlement-admin';
 import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
-import type { Store } from './store';
 
 interface Route {
   method: string;

@@ -1,5 +1,5 @@
-import { isCredentialHeader, REDACTED } from '../rules/headers';
-import type { RecordedRequest } from './types';
+import { isCredentialHeader, REDACTED } from '../../rules/headers';
+import type { RecordedRequest } from '../types';
 
 /** What a test sees of a request: credentials masked, query and JSON body parsed. */
 export function recordRequest(
