@@ -1,3 +1,4 @@
+import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
 import { checkFault } from './service/fault-responses';
@@ -11,9 +12,7 @@ import {
   isFinalStatus,
   isoTime,
   moveTo,
-  PAYMENT_STATUSES,
   type PaymentRecord,
-  type PaymentStatus,
   statusAt,
   updatedAt,
 } from './state/records';
@@ -33,7 +32,7 @@ const DEFAULT_CREDENTIALS: MockCredentials = {
   clientId: 'client_test_mock',
 };
 
-const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
+const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
 
 /**
  * Creates an in-memory, stateful mock of the whole gateway service, seeded with a sample merchant

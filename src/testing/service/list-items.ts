@@ -1,3 +1,4 @@
+import type { KnownPaymentStatus } from '../../rules/payments';
 import { fiatInfo } from '../state/catalog';
 import {
   accountOn,
@@ -5,7 +6,6 @@ import {
   isoTime as iso,
   type MerchantRecord,
   type PaymentRecord,
-  type PaymentStatus,
   statusAt,
   updatedAt,
 } from '../state/records';
@@ -22,7 +22,7 @@ export function listStatus(
   payment: PaymentRecord,
   nowMs: number,
   kind: ListKind = 'legacy',
-): PaymentStatus {
+): KnownPaymentStatus {
   const status = statusAt(payment, nowMs);
   return status === 'cancelled' && kind === 'legacy' ? 'failed' : status;
 }

@@ -7,7 +7,11 @@ import {
   LIST_SORT_DIR,
   REFERENCE_FILTER_PATTERN,
 } from '../../rules/lists';
-import { LIST_STATUSES, PAYMENT_STATUSES, type PaymentStatus } from '../state/records';
+import {
+  type KnownPaymentStatus,
+  LEGACY_LIST_PAYMENT_STATUSES,
+  PAYMENT_STATUSES,
+} from '../../rules/payments';
 import { type Issue, ServiceError, validationError } from './responses';
 
 /** Both lists' query, under one set of names. */
@@ -16,7 +20,7 @@ export interface ListQuery {
   start: number | undefined;
   /** Epoch ms, exclusive. */
   end: number | undefined;
-  statuses: PaymentStatus[] | undefined;
+  statuses: KnownPaymentStatus[] | undefined;
   /** Token symbols (any case) or CAIP-19 asset ids. */
   tokens: string[] | undefined;
   /** CAIP-2 chain ids, or (legacy list) bare chain references such as `8453`. */
@@ -62,7 +66,8 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
   }
   const statuses = readAll(params, 'status');
   // The replacement lists also filter on `cancelled` (2026-02-19); the deprecated one does not.
-  const known: readonly string[] = kind === 'legacy' ? LIST_STATUSES : PAYMENT_STATUSES;
+  const known: readonly string[] =
+    kind === 'legacy' ? LEGACY_LIST_PAYMENT_STATUSES : PAYMENT_STATUSES;
   for (const status of statuses ?? []) {
     if (!known.includes(status)) {
       issues.push({ field: 'status', message: `must be one of ${known.join(', ')}` });
@@ -86,7 +91,7 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
   return {
     start,
     end,
-    statuses: statuses as PaymentStatus[] | undefined,
+    statuses: statuses as KnownPaymentStatus[] | undefined,
     tokens: readAll(params, names.token),
     networks,
     referenceId: kind === 'payments' ? referenceId : undefined,

@@ -10,7 +10,7 @@ import { json } from './responses';
  * mock has one partner. Filters, sorts, cursors and stats are those of GET /v1/merchants/payments.
  * A soft-deleted merchant's payments stay listed: they are history a partner reconciles.
  */
-export function listPartnerPayments(ctx: RequestContext): Response {
+export function mockListPartnerPayments(ctx: RequestContext): Response {
   const ids = ctx.url.searchParams.getAll('merchantId');
   const query = parseListQuery(ctx.url.searchParams, 'payments');
   const { all, page, nextCursor } = select(

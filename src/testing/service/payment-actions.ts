@@ -44,7 +44,7 @@ export function getPaymentDetails(ctx: RequestContext): Response {
 }
 
 /** POST /v1/payments/{id}/cancel: only before a final status; a key replays the first answer. */
-export function cancelPayment(ctx: RequestContext): Response {
+export function mockCancelPayment(ctx: RequestContext): Response {
   const id = ctx.params[0] ?? '';
   const payment = merchantPayment(ctx, id);
   return idempotent(

@@ -108,7 +108,7 @@ export function customers(all: readonly PaymentRecord[]): number {
 }
 
 /** GET /v1/merchants/payments (Merchant-Id header). An unknown merchant has no payments. */
-export function listPayments(ctx: RequestContext): Response {
+export function mockListPayments(ctx: RequestContext): Response {
   const merchantId = ctx.request.headers.get('merchant-id');
   if (!merchantId) {
     throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');

@@ -65,7 +65,7 @@ export function errorResponse(error: ServiceError, headers: Record<string, strin
 }
 
 /** Resolves after `ms`, or early when `signal` aborts (the client gave up: no one reads the answer). */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);

@@ -4,12 +4,18 @@ import { authenticate, authenticateLegacy, checkHeaders } from './auth';
 import { faultResponse } from './fault-responses';
 import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
-import { listPartnerPayments } from './partner-payments';
-import { cancelPayment, createRefund, getPaymentDetails } from './payment-actions';
-import { listLegacyPayments, listPayments } from './payment-lists';
+import { mockListPartnerPayments } from './partner-payments';
+import { createRefund, getPaymentDetails, mockCancelPayment } from './payment-actions';
+import { listLegacyPayments, mockListPayments } from './payment-lists';
 import { createPayment, getPaymentView } from './payments';
 import type { RequestContext } from './request-context';
-import { errorResponse, NETWORK_ERROR, type NetworkError, ServiceError, sleep } from './responses';
+import {
+  errorResponse,
+  NETWORK_ERROR,
+  type NetworkError,
+  ServiceError,
+  waitUnlessAborted,
+} from './responses';
 import {
   deleteCryptoSettlement,
   listSettlements,
@@ -36,7 +42,7 @@ const route = (method: string, path: string, run: Route['run'], legacy?: true): 
 // Order matters: the replacement list is tried before GET /v1/merchants/{merchantId}.
 const ROUTES: readonly Route[] = [
   route('POST', '/v1/merchants', createMerchant),
-  route('GET', '/v1/merchants/payments', listPayments),
+  route('GET', '/v1/merchants/payments', mockListPayments),
   route('GET', '/v1/merchants/:merchantId', getMerchant),
   route('PATCH', '/v1/merchants/:merchantId', updateMerchant),
   route('POST', '/v1/merchants/:merchantId/settlements/crypto', createCryptoSettlements),
@@ -45,11 +51,11 @@ const ROUTES: readonly Route[] = [
   route('GET', '/v1/gateway/payment/:id', getPaymentView),
   route('GET', '/v1/payments/:id', getPaymentDetails),
   route('GET', '/v1/payments/:id/status', getPaymentStatus),
-  route('POST', '/v1/payments/:id/cancel', cancelPayment),
+  route('POST', '/v1/payments/:id/cancel', mockCancelPayment),
   route('POST', '/v1/refunds', createRefund),
   route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus),
   // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
-  route('GET', '/v1/payments', listPartnerPayments),
+  route('GET', '/v1/payments', mockListPartnerPayments),
   route('GET', '/v1/merchants', listMerchants),
   route('DELETE', '/v1/merchants/:merchantId', deleteMerchant),
   route('GET', '/v1/merchants/:merchantId/settlements', listSettlements),
@@ -71,7 +77,7 @@ export async function handle(store: Store, request: Request): Promise<Response |
   const requestId = `req_${String(++store.requestCount).padStart(6, '0')}`;
 
   const fault = store.takeFault(request.method, path);
-  if (fault?.delayMs) await sleep(fault.delayMs, request.signal);
+  if (fault?.delayMs) await waitUnlessAborted(fault.delayMs, request.signal);
   if (fault?.networkError || request.signal.aborted) return NETWORK_ERROR;
   if (fault?.status !== undefined) {
     const response = faultResponse({ ...fault, status: fault.status });

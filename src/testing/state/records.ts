@@ -1,26 +1,10 @@
-import {
-  FINAL_PAYMENT_STATUSES,
-  type KnownPaymentStatus,
-  LEGACY_LIST_PAYMENT_STATUSES,
-  type LegacyListPaymentStatus,
-  PAYMENT_STATUSES as STATUSES,
-} from '../../rules/payments';
+import { FINAL_PAYMENT_STATUSES, type KnownPaymentStatus } from '../../rules/payments';
 import { type Token, WALLETS, type Wallet } from './catalog';
 import type { Rng } from './rng';
 
-/** Every status a payment can have. `cancelled` shows in the replacement lists only (see list-items.ts). */
-export type PaymentStatus = KnownPaymentStatus;
+const FINAL: ReadonlySet<KnownPaymentStatus> = new Set(FINAL_PAYMENT_STATUSES);
 
-/** The statuses the deprecated payment list shows and filters on. */
-export type ListStatus = LegacyListPaymentStatus;
-
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = STATUSES;
-
-export const LIST_STATUSES: readonly ListStatus[] = LEGACY_LIST_PAYMENT_STATUSES;
-
-const FINAL: ReadonlySet<PaymentStatus> = new Set(FINAL_PAYMENT_STATUSES);
-
-export function isFinalStatus(status: PaymentStatus): boolean {
+export function isFinalStatus(status: KnownPaymentStatus): boolean {
   return FINAL.has(status);
 }
 
@@ -55,7 +39,7 @@ export interface PaymentRecord {
   merchantId: string;
   referenceId: string;
   /** The stored status; read it through `statusAt`, which applies expiry. */
-  status: PaymentStatus;
+  status: KnownPaymentStatus;
   /** Epoch milliseconds. */
   createdAt: number;
   /** Epoch milliseconds. */
@@ -84,7 +68,7 @@ export function accountOn(payment: PaymentRecord, address: string): string {
 }
 
 /** The status a reader sees at `nowMs`: a payment still awaiting its buyer past its expiry is expired. */
-export function statusAt(payment: PaymentRecord, nowMs: number): PaymentStatus {
+export function statusAt(payment: PaymentRecord, nowMs: number): KnownPaymentStatus {
   if (payment.status === 'requires_action' && nowMs >= payment.expiresAt * 1000) return 'expired';
   return payment.status;
 }
@@ -98,7 +82,12 @@ export function updatedAt(payment: PaymentRecord, nowMs: number): number {
  * Moves a payment to `status` at `at` (epoch ms), filling what that status implies: a buyer and a
  * transaction once the buyer has acted, a settlement once it succeeded.
  */
-export function moveTo(payment: PaymentRecord, status: PaymentStatus, at: number, rng: Rng): void {
+export function moveTo(
+  payment: PaymentRecord,
+  status: KnownPaymentStatus,
+  at: number,
+  rng: Rng,
+): void {
   const buyerActed = status === 'processing' || status === 'succeeded' || status === 'failed';
   if (buyerActed) {
     payment.buyer ??= { address: rng.hex(40), wallet: rng.pick(WALLETS) };

@@ -1,13 +1,7 @@
+import { LEGACY_LIST_PAYMENT_STATUSES, type LegacyListPaymentStatus } from '../../rules/payments';
 import type { MockSample } from '../types';
 import { fiatToToken, TOKENS, type Token, WALLETS, type Wallet } from './catalog';
-import {
-  isoTime,
-  LIST_STATUSES,
-  type ListStatus,
-  type MerchantRecord,
-  moveTo,
-  type PaymentRecord,
-} from './records';
+import { isoTime, type MerchantRecord, moveTo, type PaymentRecord } from './records';
 import type { Rng } from './rng';
 
 const ICONS = 'https://static.example.com/mock-gateway/merchants';
@@ -18,7 +12,7 @@ const OPEN_FOR_S = 5 * 365 * 24 * 3600;
 /** The service's default expiry: five minutes. */
 export const DEFAULT_EXPIRY_S = 300;
 
-const STATUS_WEIGHTS: readonly (readonly [ListStatus, number])[] = [
+const STATUS_WEIGHTS: readonly (readonly [LegacyListPaymentStatus, number])[] = [
   ['requires_action', 10],
   ['processing', 8],
   ['succeeded', 57],
@@ -172,10 +166,9 @@ function describe(
   payments: readonly PaymentRecord[],
 ): MockSample {
   const own = payments.filter((p) => p.merchantId === main.id);
-  const statusCounts = Object.fromEntries(LIST_STATUSES.map((s) => [s, 0])) as Record<
-    ListStatus,
-    number
-  >;
+  const statusCounts = Object.fromEntries(
+    LEGACY_LIST_PAYMENT_STATUSES.map((s) => [s, 0]),
+  ) as Record<LegacyListPaymentStatus, number>;
   for (const p of own) if (p.status !== 'cancelled') statusCounts[p.status]++;
   const times = own.map((p) => p.createdAt);
   const distinct = (values: string[]) => [...new Set(values)].sort();
