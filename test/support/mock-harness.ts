@@ -3,8 +3,8 @@ import {
   type MockGateway,
   type MockGatewayOptions,
 } from 'merchant-gateway/testing';
-import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { BASE_URL, useMsw } from './index';
 
 /** How a test reaches the mock: msw intercepting fetch, real HTTP on loopback, or `mock.fetch`. */
 export type Transport = 'msw' | 'http' | 'fetch';
@@ -43,14 +43,11 @@ export interface Harness {
 /** One mock per test file, reached over `transport`, reset before every test. */
 export function useMockGateway(transport: Transport, options?: MockGatewayOptions): Harness {
   const mock = createMockGateway(options);
-  let baseUrl = 'https://gateway.test/api';
+  let baseUrl = `${BASE_URL}/api`;
   let stop: () => unknown = () => undefined;
+  if (transport === 'msw') useMsw(...mock.handlers);
   beforeAll(async () => {
-    if (transport === 'msw') {
-      const server = setupServer(...mock.handlers);
-      server.listen({ onUnhandledFrame: 'error' });
-      stop = () => server.close();
-    } else if (transport === 'http') {
+    if (transport === 'http') {
       const server = await mock.listen();
       baseUrl = server.url;
       stop = () => server.close();

@@ -1,12 +1,6 @@
 import type { CreateRequestOptions, MerchantGateway } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import {
-  answer,
-  answerInTurn,
-  expectRefused,
-  gateway,
-  useFakeService,
-} from '../../support/fake-service';
+import { answer, answerInTurn, expectRefused, noRetryGateway, useFakeService } from '../../support';
 import { createdMerchant, PAYOUT_ACCOUNT, paymentCreated, USDC_BASE } from '../../support/samples';
 
 useFakeService();
@@ -50,8 +44,8 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
   ({ call, body }) => {
     it('sends a fresh UUID v4 when the caller gives none', async () => {
       const seen = answer(body, 201);
-      await call(gateway());
-      await call(gateway());
+      await call(noRetryGateway());
+      await call(noRetryGateway());
       const keys = seen.map((request) => request.headers.get('idempotency-key'));
       expect(keys[0]).toMatch(UUID_V4);
       expect(keys[1]).toMatch(UUID_V4);
@@ -67,7 +61,7 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
         },
         { status: 201, body },
       ]);
-      await call(gateway({ maxRetries: 1 }));
+      await call(noRetryGateway({ maxRetries: 1 }));
       expect(seen).toHaveLength(2);
       expect(seen[0]?.headers.get('idempotency-key')).toMatch(UUID_V4);
       expect(seen[1]?.headers.get('idempotency-key')).toBe(seen[0]?.headers.get('idempotency-key'));
@@ -75,7 +69,7 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
 
     it("sends the caller's key as given", async () => {
       const seen = answer(body, 201);
-      await call(gateway(), { idempotencyKey: 'order-1042:create' });
+      await call(noRetryGateway(), { idempotencyKey: 'order-1042:create' });
       expect(seen[0]?.headers.get('idempotency-key')).toBe('order-1042:create');
     });
   },
@@ -88,7 +82,7 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
       const visible = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
       const key = visible.repeat(3).slice(0, 255);
       const seen = answer(body, 201);
-      await call(gateway(), { idempotencyKey: key });
+      await call(noRetryGateway(), { idempotencyKey: key });
       expect(seen[0]?.headers.get('idempotency-key')).toBe(key);
     });
 
@@ -101,7 +95,7 @@ describe.each([merchantsCreate, settlementsCreate, paymentsCreate])(
       { rule: 'a tab', key: 'order\t1042' },
     ])('refuses $rule before sending', async ({ key }) => {
       const seen = answer(body, 201);
-      await expectRefused(call(gateway(), { idempotencyKey: key }), seen, 'idempotencyKey');
+      await expectRefused(call(noRetryGateway(), { idempotencyKey: key }), seen, 'idempotencyKey');
     });
   },
 );

@@ -1,13 +1,11 @@
 import { createMockGateway } from 'merchant-gateway/testing';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
+import { BASE_URL, useMsw } from '../../support';
 import { describeListsAgainstMock } from './mock-suite';
 
 const mock = createMockGateway();
-const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterAll(() => server.close());
+useMsw(...mock.handlers);
 
 describe('both lists against the mock, in-process through msw', () => {
-  describeListsAgainstMock({ mock, baseUrl: () => 'https://gateway.test' });
+  describeListsAgainstMock({ mock, baseUrl: () => BASE_URL });
 });

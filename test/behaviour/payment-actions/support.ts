@@ -1,27 +1,17 @@
-import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
+import type { ClientOptions, PaymentCreated } from 'merchant-gateway';
 import { createMockGateway, type MockGatewayOptions } from 'merchant-gateway/testing';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
+import { gateway as client, useMsw } from '../../support';
 
-export const BASE_URL = 'https://gateway.test';
+export { BASE_URL } from '../../support';
 
 /** A fresh mock served by msw for one test file, reset after each test. */
 export function useMock(options: MockGatewayOptions = {}) {
   const mock = createMockGateway(options);
-  const server = setupServer(...mock.handlers);
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-  afterEach(() => {
-    server.resetHandlers();
-    mock.reset();
-  });
-  afterAll(() => server.close());
+  const server = useMsw(...mock.handlers);
+  afterEach(() => mock.reset());
   const gateway = (overrides: ClientOptions = {}) =>
-    new MerchantGateway({
-      baseUrl: BASE_URL,
-      apiKey: mock.credentials.apiKey,
-      merchantId: mock.sample.merchantId,
-      ...overrides,
-    });
+    client({ apiKey: mock.credentials.apiKey, merchantId: mock.sample.merchantId, ...overrides });
   return {
     mock,
     server,

@@ -1,9 +1,8 @@
-import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
-import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import type { ClientOptions, MerchantGateway, PaymentCreated } from 'merchant-gateway';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { BASE_URL, gateway as client, HttpResponse, http, useMsw } from '../../support';
 
-export const BASE_URL = 'https://gateway.test';
+export { BASE_URL };
 export const PAYMENT_ID = 'pay_1';
 export const MERCHANT_ID = 'mer_polling';
 
@@ -29,12 +28,7 @@ export function created(overrides: Partial<PaymentCreated> = {}): PaymentCreated
 
 /** An API-key client with a merchant id: it polls GET /v1/payments/{id}/status. */
 export function gateway(options: ClientOptions = {}): MerchantGateway {
-  return new MerchantGateway({
-    baseUrl: BASE_URL,
-    apiKey: 'sk_test_polling',
-    merchantId: MERCHANT_ID,
-    ...options,
-  });
+  return client({ merchantId: MERCHANT_ID, ...options });
 }
 
 /** One status read as the fake service saw it; times on the fake clock, from the test's start. */
@@ -61,7 +55,7 @@ const body = (entry: Entry) =>
  * that changes at given times, held reads waiting for the change).
  */
 export function useScriptedGateway() {
-  const server = setupServer();
+  const server = useMsw();
   const state = {
     reads: [] as Read[],
     start: 0,
@@ -69,7 +63,6 @@ export function useScriptedGateway() {
       HttpResponse.json(result('requires_action')),
   };
   const now = () => Date.now() - state.start;
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   beforeEach(() => {
     vi.useFakeTimers();
     state.reads = [];
@@ -93,11 +86,7 @@ export function useScriptedGateway() {
       http.get(`${BASE_URL}/v1/gateway/payment/:id/status`, answer),
     );
   });
-  afterEach(() => {
-    server.resetHandlers();
-    vi.useRealTimers();
-  });
-  afterAll(() => server.close());
+  afterEach(() => vi.useRealTimers());
   return {
     state,
     server,

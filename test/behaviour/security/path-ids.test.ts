@@ -1,6 +1,6 @@
 import type { MerchantGateway } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, expectRefused, gateway, useFakeService } from '../../support/fake-service';
+import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support';
 import {
   createdMerchant,
   merchantWithSettlements,
@@ -62,7 +62,7 @@ describe.each(methods)('$name path ids', ({ call, path, field, body }) => {
     { id: 'café', encoded: 'caf%C3%A9' },
   ])('percent-encodes $id so the request stays on its path', async ({ id, encoded }) => {
     const seen = answer(body, 200);
-    await call(gateway(), id);
+    await call(noRetryGateway(), id);
     expect(seen.map((request) => request.path)).toStrictEqual([path.replace('{id}', encoded)]);
   });
 
@@ -77,6 +77,6 @@ describe.each(methods)('$name path ids', ({ call, path, field, body }) => {
     { rule: 'a lone surrogate', id: 'mer\uD800' },
   ])('refuses $rule as the id before sending', async ({ id }) => {
     const seen = answer(body, 200);
-    await expectRefused(call(gateway(), id), seen, field);
+    await expectRefused(call(noRetryGateway(), id), seen, field);
   });
 });

@@ -1,18 +1,12 @@
 import { ResponseValidationError } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import {
-  answer,
-  answerInTurn,
-  gateway,
-  rejectionOf,
-  useFakeService,
-} from '../../support/fake-service';
+import { answer, answerInTurn, noRetryGateway, rejectionOf, useFakeService } from '../../support';
 import { createdMerchant, merchantWithSettlements } from '../../support/samples';
 
 useFakeService();
 
 const create = () =>
-  gateway().merchants.create({ merchantName: 'Acme Coffee', merchantEmail: 'pay@acme.io' });
+  noRetryGateway().merchants.create({ merchantName: 'Acme Coffee', merchantEmail: 'pay@acme.io' });
 
 describe('merchants.create response', () => {
   it('unwraps the { merchant } envelope of the 201, with no iconUrl', async () => {
@@ -94,16 +88,18 @@ describe('merchants.update response', () => {
   it('unwraps the merchant and accepts iconUrl: null after the logo was removed', async () => {
     const merchant = { ...createdMerchant, iconUrl: null };
     answer({ merchant });
-    await expect(gateway().merchants.update('mer_1', { iconUrl: null })).resolves.toStrictEqual(
-      merchant,
-    );
+    await expect(
+      noRetryGateway().merchants.update('mer_1', { iconUrl: null }),
+    ).resolves.toStrictEqual(merchant);
   });
 });
 
 describe('merchants.get response', () => {
   it('unwraps the merchant with its crypto and fiat settlements', async () => {
     answer({ merchant: merchantWithSettlements });
-    await expect(gateway().merchants.get('mer_1')).resolves.toStrictEqual(merchantWithSettlements);
+    await expect(noRetryGateway().merchants.get('mer_1')).resolves.toStrictEqual(
+      merchantWithSettlements,
+    );
   });
 
   it('keeps unknown fields and statuses in settlements', async () => {
@@ -116,7 +112,7 @@ describe('merchants.get response', () => {
       },
     };
     answer({ merchant });
-    await expect(gateway().merchants.get('mer_1')).resolves.toStrictEqual(merchant);
+    await expect(noRetryGateway().merchants.get('mer_1')).resolves.toStrictEqual(merchant);
   });
 
   it.each([
@@ -140,7 +136,7 @@ describe('merchants.get response', () => {
     },
   ])('rejects a body with $rule, naming $field', async ({ merchant, field }) => {
     answer({ merchant });
-    const error = await rejectionOf(gateway().merchants.get('mer_1'));
+    const error = await rejectionOf(noRetryGateway().merchants.get('mer_1'));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.field)).toContain(field);
     expect((error as ResponseValidationError).status).toBe(200);

@@ -4,13 +4,7 @@ import {
   RequestValidationError,
 } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import {
-  answer,
-  expectRefused,
-  gateway,
-  rejectionOf,
-  useFakeService,
-} from '../../support/fake-service';
+import { answer, expectRefused, noRetryGateway, rejectionOf, useFakeService } from '../../support';
 import { createdMerchant } from '../../support/samples';
 
 useFakeService();
@@ -41,7 +35,7 @@ describe('merchants.create', () => {
     { rule: 'iconUrl null (no logo), sent as null', params: { ...valid, iconUrl: null } },
   ])('sends $rule as given, in one POST /v1/merchants', async ({ params }) => {
     const seen = answer({ merchant: createdMerchant }, 201);
-    await gateway().merchants.create(params);
+    await noRetryGateway().merchants.create(params);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe('POST');
     expect(seen[0]?.path).toBe('/v1/merchants');
@@ -147,7 +141,7 @@ describe('merchants.create', () => {
     { rule: 'a snake_case field', params: { ...valid, icon_url: LOGO }, field: 'icon_url' },
   ])('refuses $rule before sending, naming $field', async ({ params, field, message }) => {
     const seen = answer({ merchant: createdMerchant }, 201);
-    await expectRefused(gateway().merchants.create(params as never), seen, field, message);
+    await expectRefused(noRetryGateway().merchants.create(params as never), seen, field, message);
   });
 
   it.each([
@@ -155,7 +149,7 @@ describe('merchants.create', () => {
     { rule: 'null', params: null },
   ])('refuses $rule as params with one issue on the whole input', async ({ params }) => {
     const seen = answer({ merchant: createdMerchant }, 201);
-    const error = await rejectionOf(gateway().merchants.create(params as never));
+    const error = await rejectionOf(noRetryGateway().merchants.create(params as never));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues.map((issue) => issue.field)).toStrictEqual([
       '',
@@ -166,8 +160,8 @@ describe('merchants.create', () => {
   it('reports a typo together with a broken known field', async () => {
     const seen = answer({ merchant: createdMerchant }, 201);
     const params = { ...valid, merchantName: '', merchantNmae: 'Acme' } as never;
-    await expectRefused(gateway().merchants.create(params), seen, 'merchantName');
-    await expectRefused(gateway().merchants.create(params), seen, 'merchantNmae');
+    await expectRefused(noRetryGateway().merchants.create(params), seen, 'merchantName');
+    await expectRefused(noRetryGateway().merchants.create(params), seen, 'merchantNmae');
   });
 });
 
@@ -179,7 +173,7 @@ describe('merchants.update', () => {
     { rule: 'iconUrl null, which removes the logo', params: { iconUrl: null } },
   ])('sends $rule as given, in one PATCH', async ({ params }) => {
     const seen = answer({ merchant: { ...createdMerchant, iconUrl: null } });
-    await gateway().merchants.update('mer_1', params);
+    await noRetryGateway().merchants.update('mer_1', params);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe('PATCH');
     expect(seen[0]?.path).toBe('/v1/merchants/mer_1');
@@ -188,7 +182,7 @@ describe('merchants.update', () => {
 
   it('sends iconUrl: null on the wire, not an absent field', async () => {
     const seen = answer({ merchant: { ...createdMerchant, iconUrl: null } });
-    await gateway().merchants.update('mer_1', { iconUrl: null });
+    await noRetryGateway().merchants.update('mer_1', { iconUrl: null });
     expect(seen[0]?.body).toHaveProperty('iconUrl', null);
   });
 
@@ -221,7 +215,12 @@ describe('merchants.update', () => {
     { rule: 'a misspelt field', params: { merchantEmial: 'pay@acme.io' }, field: 'merchantEmial' },
   ])('refuses $rule before sending', async ({ params, field, message }) => {
     const seen = answer({ merchant: createdMerchant });
-    await expectRefused(gateway().merchants.update('mer_1', params as never), seen, field, message);
+    await expectRefused(
+      noRetryGateway().merchants.update('mer_1', params as never),
+      seen,
+      field,
+      message,
+    );
   });
 });
 
@@ -230,7 +229,7 @@ describe('merchants.get', () => {
     const seen = answer({
       merchant: { ...createdMerchant, settlements: { crypto: [], fiat: [] } },
     });
-    await gateway().merchants.get('mer_1');
+    await noRetryGateway().merchants.get('mer_1');
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe('GET');
     expect(seen[0]?.path).toBe('/v1/merchants/mer_1');

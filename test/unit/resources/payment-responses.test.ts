@@ -1,12 +1,12 @@
 import { ResponseValidationError } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, gateway, rejectionOf, useFakeService } from '../../support/fake-service';
+import { answer, noRetryGateway, rejectionOf, useFakeService } from '../../support';
 import { paymentCreated, paymentView } from '../../support/samples';
 
 useFakeService();
 
 const create = () =>
-  gateway().payments.create({
+  noRetryGateway().payments.create({
     merchantId: 'mer_1',
     amount: { unit: 'iso4217/USD', value: '1250' },
     referenceId: 'order-1042',
@@ -127,7 +127,7 @@ describe('payments.get response', () => {
     },
   ])('accepts $rule, keeping the body whole', async ({ body }) => {
     answer(body);
-    await expect(gateway().payments.get('pay_1')).resolves.toStrictEqual(
+    await expect(noRetryGateway().payments.get('pay_1')).resolves.toStrictEqual(
       JSON.parse(JSON.stringify(body)),
     );
   });
@@ -159,7 +159,7 @@ describe('payments.get response', () => {
     { rule: 'no status', body: { ...paymentView, status: undefined }, field: 'status' },
   ])('rejects $rule as a ResponseValidationError naming $field', async ({ body, field }) => {
     answer(body);
-    const error = await rejectionOf(gateway().payments.get('pay_1'));
+    const error = await rejectionOf(noRetryGateway().payments.get('pay_1'));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.field)).toContain(field);
     expect((error as ResponseValidationError).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { Logger, PaymentCreateParams } from 'merchant-gateway';
 import { describe, expect, it, vi } from 'vitest';
-import { answer, expectRefused, gateway, useFakeService } from '../../support/fake-service';
+import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support';
 import { paymentCreated } from '../../support/samples';
 
 useFakeService();
@@ -28,7 +28,7 @@ describe('payments.create request rules', () => {
     },
   ])('sends amount.value given as $rule as the digit string $sent', async ({ value, sent }) => {
     const seen = answer(paymentCreated, 201);
-    await gateway().payments.create(withValue(value) as PaymentCreateParams);
+    await noRetryGateway().payments.create(withValue(value) as PaymentCreateParams);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe('POST');
     expect(seen[0]?.path).toBe('/v1/payments');
@@ -46,13 +46,13 @@ describe('payments.create request rules', () => {
     { rule: 'null (the service default)', expiresAt: null, sent: null },
   ])('sends expiresAt given as $rule', async ({ expiresAt, sent }) => {
     const seen = answer(paymentCreated, 201);
-    await gateway().payments.create({ ...valid, expiresAt });
+    await noRetryGateway().payments.create({ ...valid, expiresAt });
     expect(seen[0]?.body).toHaveProperty('expiresAt', sent);
   });
 
   it('leaves expiresAt off the wire when it is not given', async () => {
     const seen = answer(paymentCreated, 201);
-    await gateway().payments.create(valid);
+    await noRetryGateway().payments.create(valid);
     expect(seen[0]?.body).not.toHaveProperty('expiresAt');
   });
 
@@ -115,7 +115,7 @@ describe('payments.create request rules', () => {
     { rule: 'a misspelt field', params: { ...valid, reference: 'order-1042' }, field: 'reference' },
   ])('refuses $rule before sending, naming $field', async ({ params, field }) => {
     const seen = answer(paymentCreated, 201);
-    await expectRefused(gateway().payments.create(params as never), seen, field);
+    await expectRefused(noRetryGateway().payments.create(params as never), seen, field);
   });
 });
 
@@ -124,20 +124,20 @@ describe('payments.create Merchant-Id', () => {
 
   it('sends the call merchantId as the Merchant-Id header, not in the body', async () => {
     const seen = answer(paymentCreated, 201);
-    await gateway().payments.create(valid);
+    await noRetryGateway().payments.create(valid);
     expect(seen[0]?.headers.get('merchant-id')).toBe('mer_1');
     expect(seen[0]?.body).not.toHaveProperty('merchantId');
   });
 
   it("falls back to the client's merchantId", async () => {
     const seen = answer(paymentCreated, 201);
-    await gateway({ merchantId: 'mer_client' }).payments.create(withoutMerchant);
+    await noRetryGateway({ merchantId: 'mer_client' }).payments.create(withoutMerchant);
     expect(seen[0]?.headers.get('merchant-id')).toBe('mer_client');
   });
 
   it("prefers the call's merchantId over the client's", async () => {
     const seen = answer(paymentCreated, 201);
-    await gateway({ merchantId: 'mer_client' }).payments.create({
+    await noRetryGateway({ merchantId: 'mer_client' }).payments.create({
       ...valid,
       merchantId: 'mer_call',
     });
@@ -159,7 +159,7 @@ describe('payments.create Merchant-Id', () => {
     { rule: "the client's merchantId holds a space", call: withoutMerchant, client: 'mer 1' },
   ])('refuses the call when $rule, naming merchantId', async ({ call, client }) => {
     const seen = answer(paymentCreated, 201);
-    const gw = client === undefined ? gateway() : gateway({ merchantId: client });
+    const gw = client === undefined ? noRetryGateway() : noRetryGateway({ merchantId: client });
     await expectRefused(gw.payments.create(call as never), seen, 'merchantId');
   });
 });
@@ -168,7 +168,7 @@ describe('payments.create referenceId hint', () => {
   const logged = () => {
     const warn = vi.fn<Logger['warn']>();
     const logger: Logger = { debug() {}, info() {}, warn, error() {} };
-    return { warn, client: gateway({ logger, logLevel: 'warn' }) };
+    return { warn, client: noRetryGateway({ logger, logLevel: 'warn' }) };
   };
 
   it.each([

@@ -1,6 +1,6 @@
 import type { CryptoSettlementParams } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, expectRefused, gateway, useFakeService } from '../../support/fake-service';
+import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support';
 import { PAYOUT_ACCOUNT, USDC_BASE } from '../../support/samples';
 
 useFakeService();
@@ -43,7 +43,7 @@ describe('settlements.createCrypto request rules', () => {
     },
   ])('sends $rule in a { settlements } body built from the array', async ({ list }) => {
     const seen = answer(created(list), 201);
-    await gateway().settlements.createCrypto('mer_1', list);
+    await noRetryGateway().settlements.createCrypto('mer_1', list);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe('POST');
     expect(seen[0]?.path).toBe('/v1/merchants/mer_1/settlements/crypto');
@@ -156,7 +156,11 @@ describe('settlements.createCrypto request rules', () => {
     },
   ])('refuses $rule before sending, naming $field', async ({ list, field }) => {
     const seen = answer(created([]), 201);
-    await expectRefused(gateway().settlements.createCrypto('mer_1', list as never), seen, field);
+    await expectRefused(
+      noRetryGateway().settlements.createCrypto('mer_1', list as never),
+      seen,
+      field,
+    );
   });
 });
 
@@ -166,7 +170,7 @@ describe('settlements.createCrypto response', () => {
       settlements: [{ id: 'cs_1', ...usdc, createdAt: '2026-02-18T09:30:12.345Z' }],
     };
     answer(body, 201);
-    const result = await gateway().settlements.createCrypto('mer_1', [usdc]);
+    const result = await noRetryGateway().settlements.createCrypto('mer_1', [usdc]);
     expect(result).toStrictEqual(body.settlements);
   });
 });

@@ -4,15 +4,13 @@
 import { MerchantGateway, RequestValidationError } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { BASE_URL as BASE, noRetryGateway } from '../../support';
 
-const BASE = 'https://gateway.test';
 const mock = createMockGateway();
 const merchantId = mock.sample.merchantId;
-const gateway = new MerchantGateway({
-  baseUrl: BASE,
+const gateway = noRetryGateway({
   apiKey: mock.credentials.apiKey,
   merchantId,
-  maxRetries: 0,
   fetch: mock.fetch,
 });
 
