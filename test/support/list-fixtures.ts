@@ -44,6 +44,17 @@ export function legacyItem(n: number) {
   };
 }
 
+/** The deprecated list's answer when nothing matches. */
+export const emptyLegacyPage = {
+  data: [],
+  next_cursor: null,
+  stats: {
+    total_customers: 0,
+    total_transactions: 0,
+    total_revenue: { amount: 0, currency: 'USD' },
+  },
+};
+
 export const legacyStats = {
   total_customers: 3,
   total_transactions: 7,

@@ -1,8 +1,8 @@
 import type { MerchantRecord } from '../state/records';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
-import { merchantJson } from './merchants';
+import { findMerchant, merchantJson } from './merchants';
 import type { RequestContext } from './request-context';
-import { type Issue, json, ServiceError, validationError } from './responses';
+import { type Issue, json, validationError } from './responses';
 
 const STATUSES = ['active', 'inactive', 'suspended'];
 
@@ -76,13 +76,7 @@ export function listMerchants(ctx: RequestContext): Response {
  * no new payments and reads as 404 `not_found`; deleting it again answers 200 `deleted: true`.
  */
 export function deleteMerchant(ctx: RequestContext): Response {
-  const id = ctx.params[0] ?? '';
-  const merchant = ctx.store.merchants.get(id);
-  if (!merchant) {
-    throw new ServiceError(404, 'not_found', `Merchant ${id} not found`, {
-      details: { merchantId: id },
-    });
-  }
+  const merchant = findMerchant(ctx, ctx.params[0], { deleted: true });
   merchant.deletedAt ??= ctx.now;
   return json(200, { id: merchant.id, deleted: true });
 }

@@ -22,10 +22,17 @@ export function settlementsJson(merchant: MerchantRecord) {
   };
 }
 
-/** The merchant named in the path, or 404 `not_found` (also once it is soft-deleted). */
-export function findMerchant(ctx: RequestContext, id: string | undefined): MerchantRecord {
+/**
+ * The merchant named in the path, or 404 `not_found`: also once it is soft-deleted, unless
+ * `deleted` is set (deleting twice answers 200 again).
+ */
+export function findMerchant(
+  ctx: RequestContext,
+  id: string | undefined,
+  { deleted = false } = {},
+): MerchantRecord {
   const merchant = id === undefined ? undefined : ctx.store.merchants.get(id);
-  if (!merchant || merchant.deletedAt !== undefined) {
+  if (!merchant || (merchant.deletedAt !== undefined && !deleted)) {
     throw new ServiceError(404, 'not_found', `Merchant ${id} not found`, {
       details: { merchantId: id },
     });

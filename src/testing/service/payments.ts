@@ -1,6 +1,7 @@
 import { DEFAULT_TOKEN, fiatToToken } from '../state/catalog';
 import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
 import { DEFAULT_EXPIRY_S } from '../state/sample-data';
+import type { Store } from '../state/store';
 import { checkAmount, checkExpiresAt } from './field-checks';
 import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
 import { type Issue, json, ServiceError } from './responses';
@@ -91,15 +92,22 @@ export function createPayment(ctx: RequestContext): Response {
   });
 }
 
+/** The payment, or 404 `payment_not_found`. */
+export function findPayment(store: Store, id: string): PaymentRecord {
+  const payment = store.payments.get(id);
+  if (!payment) throw paymentNotFound(id);
+  return payment;
+}
+
+export function paymentNotFound(id: string): ServiceError {
+  return new ServiceError(404, 'payment_not_found', `Payment ${id} not found`, {
+    details: { paymentId: id },
+  });
+}
+
 /** GET /v1/gateway/payment/{id} */
 export function getPaymentView(ctx: RequestContext): Response {
-  const id = ctx.params[0] ?? '';
-  const payment = ctx.store.payments.get(id);
-  if (!payment) {
-    throw new ServiceError(404, 'payment_not_found', `Payment ${id} not found`, {
-      details: { paymentId: id },
-    });
-  }
+  const payment = findPayment(ctx.store, ctx.params[0] ?? '');
   const status = statusAt(payment, ctx.now);
   const merchant = ctx.store.merchants.get(payment.merchantId);
   const { config } = ctx.store;

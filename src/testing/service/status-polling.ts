@@ -1,6 +1,6 @@
 import { isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
-import { tokenAmountJson } from './payments';
+import { findPayment, paymentNotFound, tokenAmountJson } from './payments';
 import type { RequestContext } from './request-context';
 import { json, ServiceError } from './responses';
 
@@ -16,19 +16,6 @@ const waiters = new WeakMap<Store, Set<() => void>>();
 /** Tells held status reads of this mock that a payment may have changed. */
 export function notifyStatusChange(store: Store): void {
   for (const wake of waiters.get(store) ?? []) wake();
-}
-
-/** The payment, or 404 `payment_not_found`. */
-export function findPayment(store: Store, id: string): PaymentRecord {
-  const payment = store.payments.get(id);
-  if (!payment) throw paymentNotFound(id);
-  return payment;
-}
-
-function paymentNotFound(id: string): ServiceError {
-  return new ServiceError(404, 'payment_not_found', `Payment ${id} not found`, {
-    details: { paymentId: id },
-  });
 }
 
 /** The Merchant-Id header (401 `missing_merchant_id` without it) and that merchant's payment. */

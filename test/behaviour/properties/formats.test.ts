@@ -10,6 +10,7 @@ import {
   recorder,
   useMsw,
 } from '../../support';
+import { emptyLegacyPage } from '../../support/list-fixtures';
 import {
   caip10NearMiss,
   caip19NearMiss,
@@ -55,17 +56,7 @@ const lists = recorder(() =>
     stats: { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 },
   }),
 );
-const legacyLists = recorder(() =>
-  HttpResponse.json({
-    data: [],
-    next_cursor: null,
-    stats: {
-      total_customers: 0,
-      total_transactions: 0,
-      total_revenue: { amount: 0, currency: 'USD' },
-    },
-  }),
-);
+const legacyLists = recorder(() => HttpResponse.json(emptyLegacyPage));
 useMsw(
   http.post(`${BASE_URL}/v1/merchants`, merchants.resolver),
   http.post(`${BASE_URL}/v1/merchants/:merchantId/settlements/crypto`, settlements.resolver),

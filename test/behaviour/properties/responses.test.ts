@@ -34,7 +34,7 @@ import {
   useMsw,
   viewBody,
 } from '../../support';
-import { legacyItem } from '../../support/list-fixtures';
+import { legacyItem, paymentItem } from '../../support/list-fixtures';
 
 interface Reply {
   status: number;
@@ -134,17 +134,7 @@ const METHODS: Record<string, Method> = {
     call: async (c) => await c.payments.list({ limit: 10 }),
     schema: MerchantPaymentsPageSchema,
     valid: {
-      data: [
-        {
-          paymentId: 'pay_1',
-          merchant: { id: 'mer_1' },
-          referenceId: 'order-1',
-          status: 'succeeded',
-          isTerminal: true,
-          createdAt: '2026-01-01T00:00:00.000Z',
-          lastUpdatedAt: '2026-01-01T00:01:00.000Z',
-        },
-      ],
+      data: [paymentItem(1)],
       nextCursor: null,
       stats: {
         totalRevenue: [{ amount: 12.5, currency: 'USD' }],

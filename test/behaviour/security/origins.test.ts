@@ -19,6 +19,7 @@ import {
   useMsw,
   viewBody,
 } from '../../support';
+import { emptyLegacyPage } from '../../support/list-fixtures';
 
 const EVIL = 'https://evil.test';
 
@@ -70,15 +71,7 @@ function serviceReply(request: Request): Response {
     });
   }
   if (isLegacyList(pathname)) {
-    return HttpResponse.json({
-      data: [],
-      next_cursor: null,
-      stats: {
-        total_customers: 0,
-        total_transactions: 0,
-        total_revenue: { amount: 0, currency: 'USD' },
-      },
-    });
+    return HttpResponse.json(emptyLegacyPage);
   }
   if (pathname.includes('/v1/gateway/payment/')) {
     return HttpResponse.json({

@@ -22,6 +22,7 @@ import {
 } from 'merchant-gateway';
 import { describe, expect, test, vi } from 'vitest';
 import { API_KEY, BASE_URL, HttpResponse, http, LEGACY_KEY, useMsw } from '../../support';
+import { paymentItem } from '../../support/list-fixtures';
 
 const APP_ID = 'app_TOPSECRET_app_id';
 const CLIENT_ID = 'cli_TOPSECRET_client_id';
@@ -243,17 +244,7 @@ describe('a PaginationError', () => {
       const secret = secretsOf(auth)[0] as string;
       respond = () =>
         HttpResponse.json({
-          data: [
-            {
-              paymentId: 'pay_1',
-              merchant: { id: 'mer_1' },
-              referenceId: 'order-1',
-              status: 'succeeded',
-              isTerminal: true,
-              createdAt: '2026-01-01T00:00:00.000Z',
-              lastUpdatedAt: '2026-01-01T00:00:00.000Z',
-            },
-          ],
+          data: [paymentItem(1)],
           nextCursor: `cursor-${secret}`,
           stats: { totalRevenue: [], totalTransactions: 1, totalCustomers: 1 },
         });

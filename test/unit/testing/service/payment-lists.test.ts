@@ -1,5 +1,6 @@
 import type { MockPayment } from 'merchant-gateway/testing';
 import { describe, expect, it } from 'vitest';
+import { emptyLegacyPage } from '../../../support/list-fixtures';
 import {
   type ErrorBody,
   type Harness,
@@ -382,14 +383,6 @@ describe.each(TRANSPORTS)('the deprecated payment list over %s', (transport) => 
   it('answers an empty list for a merchant with no payments', async () => {
     const res = await api.legacy('', 'mer_unknown');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      data: [],
-      next_cursor: null,
-      stats: {
-        total_customers: 0,
-        total_transactions: 0,
-        total_revenue: { amount: 0, currency: 'USD' },
-      },
-    });
+    expect(res.body).toEqual(emptyLegacyPage);
   });
 });
