@@ -106,6 +106,7 @@ const HOSTILE = [
   '..',
   'a\nb',
   'a\rb',
+  'a\tb',
   '\u0000',
   '\u007f',
   '\ud800',
@@ -116,6 +117,21 @@ describe.each(METHODS)('%s', (...method) => {
     'the id %j is encoded as one segment or refused, never leaving its path',
     (id) => check(method, id),
   );
+
+  test.each([
+    ['../merchants', '..%2Fmerchants'],
+    ['a/b', 'a%2Fb'],
+    ['%2e%2e', '%252e%252e'],
+    ['...', '...'],
+    ['a b?c#d', 'a%20b%3Fc%23d'],
+    ['café', 'caf%C3%A9'],
+  ])('the id %j is sent percent-encoded, as %s', async (id, encoded) => {
+    const [, template, , call] = method;
+    const before = everything.seen.length;
+    await call(client, id).catch(() => undefined);
+    const url = new URL(everything.seen[before]?.url as string);
+    expect(url.pathname).toBe(template.replace('{}', encoded));
+  });
 
   test('any string as the id is encoded as one segment or refused', async () => {
     const pathish = fc
