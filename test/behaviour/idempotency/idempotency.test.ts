@@ -1,6 +1,12 @@
 import type { CreateRequestOptions, MerchantGateway } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, answerInTurn, expectRefused, noRetryGateway, useFakeService } from '../../support';
+import {
+  answer,
+  answerInTurn,
+  expectRefused,
+  noRetryGateway,
+  useFakeService,
+} from '../../support/fake-service';
 import { createdMerchant, PAYOUT_ACCOUNT, paymentCreated, USDC_BASE } from '../../support/samples';
 
 useFakeService();

@@ -1,6 +1,12 @@
 import { ResponseValidationError } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, answerInTurn, noRetryGateway, rejectionOf, useFakeService } from '../../support';
+import {
+  answer,
+  answerInTurn,
+  noRetryGateway,
+  rejectionOf,
+  useFakeService,
+} from '../../support/fake-service';
 import { createdMerchant, merchantWithSettlements } from '../../support/samples';
 
 useFakeService();

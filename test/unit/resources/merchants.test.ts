@@ -4,7 +4,13 @@ import {
   RequestValidationError,
 } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, expectRefused, noRetryGateway, rejectionOf, useFakeService } from '../../support';
+import {
+  answer,
+  expectRefused,
+  noRetryGateway,
+  rejectionOf,
+  useFakeService,
+} from '../../support/fake-service';
 import { createdMerchant } from '../../support/samples';
 
 useFakeService();

@@ -1,6 +1,6 @@
 import { ResponseValidationError } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, noRetryGateway, rejectionOf, useFakeService } from '../../support';
+import { answer, noRetryGateway, rejectionOf, useFakeService } from '../../support/fake-service';
 import { paymentCreated, paymentView } from '../../support/samples';
 
 useFakeService();

@@ -1,6 +1,6 @@
 import type { Logger, PaymentCreateParams } from 'merchant-gateway';
 import { describe, expect, it, vi } from 'vitest';
-import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support';
+import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support/fake-service';
 import { paymentCreated } from '../../support/samples';
 
 useFakeService();

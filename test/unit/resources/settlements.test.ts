@@ -1,6 +1,6 @@
 import type { CryptoSettlementParams } from 'merchant-gateway';
 import { describe, expect, it } from 'vitest';
-import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support';
+import { answer, expectRefused, noRetryGateway, useFakeService } from '../../support/fake-service';
 import { PAYOUT_ACCOUNT, USDC_BASE } from '../../support/samples';
 
 useFakeService();

@@ -4,7 +4,8 @@
 import { MerchantGateway, RequestValidationError } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BASE_URL as BASE, noRetryGateway } from '../../support';
+import { BASE_URL as BASE } from '../../support';
+import { noRetryGateway } from '../../support/fake-service';
 
 const mock = createMockGateway();
 const merchantId = mock.sample.merchantId;
