@@ -1,23 +1,22 @@
-import { checkFault } from './faults';
-import { handle } from './handle';
-import { createHandlers, importMsw, requireMsw } from './handlers';
-import { isNetworkError } from './http';
-import { listen } from './listen';
-import { merchantJson, settlementsJson } from './merchants';
-import { refundedAt } from './payment-actions';
+import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
+import { createHandlers, importMsw, requireMsw } from './serve/msw';
+import { listen } from './serve/node-http';
+import { checkFault } from './service/fault-responses';
+import { merchantJson, settlementsJson } from './service/merchants';
+import { refundedAt } from './service/payment-actions';
+import { isNetworkError } from './service/responses';
+import { handle } from './service/router';
+import { notifyStatusChange } from './service/status-polling';
 import {
   accountOn,
   isFinalStatus,
   isoTime,
   moveTo,
-  PAYMENT_STATUSES,
   type PaymentRecord,
-  type PaymentStatus,
   statusAt,
   updatedAt,
-} from './records';
-import { notifyStatusChange } from './status-polling';
-import { Store } from './store';
+} from './state/records';
+import { Store } from './state/store';
 import type {
   MockCredentials,
   MockGateway,
@@ -33,7 +32,7 @@ const DEFAULT_CREDENTIALS: MockCredentials = {
   clientId: 'client_test_mock',
 };
 
-const DEFAULT_PATH: readonly PaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
+const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
 
 /**
  * Creates an in-memory, stateful mock of the whole gateway service, seeded with a sample merchant

@@ -2,9 +2,17 @@ import type { HttpHandler } from 'msw';
 import type { KnownPaymentStatus, LegacyListPaymentStatus } from '../rules/payments';
 
 export type { KnownPaymentStatus, LegacyListPaymentStatus };
-/** A status the mock can give a payment (the documented ones). */
+/**
+ * A status the mock can give a payment (the documented ones).
+ * @deprecated Use `KnownPaymentStatus`: the same type, under the name the main entry gives it
+ * (the main entry's `PaymentStatus` is open: it also admits statuses added later).
+ */
 export type PaymentStatus = KnownPaymentStatus;
-/** A status the deprecated list shows and filters on. */
+/**
+ * A status the deprecated list shows and filters on.
+ * @deprecated Use `LegacyListPaymentStatus`: the same type under a name no other entry gives to a
+ * different thing.
+ */
 export type ListStatus = LegacyListPaymentStatus;
 
 /** The credentials the mock accepts. */
@@ -126,7 +134,7 @@ export interface MockPayment {
   id: string;
   merchantId: string;
   referenceId: string;
-  status: PaymentStatus;
+  status: KnownPaymentStatus;
   createdAt: string;
   lastUpdatedAt: string;
   /** Epoch seconds. */
@@ -157,7 +165,7 @@ export interface MockSample {
   otherMerchantIds: string[];
   /** Payments of the sample merchant: 1000. */
   paymentCount: number;
-  statusCounts: Record<ListStatus, number>;
+  statusCounts: Record<LegacyListPaymentStatus, number>;
   /** Token symbols found in the sample merchant's payments, e.g. USDC, USDT, ETH. */
   tokenSymbols: string[];
   /** CAIP-2 networks found in the sample merchant's payments, e.g. eip155:8453. */
@@ -221,13 +229,13 @@ export interface MockGateway {
    * Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
    * reads as `expired`.
    */
-  setPaymentStatus(paymentId: string, status: PaymentStatus): void;
+  setPaymentStatus(paymentId: string, status: KnownPaymentStatus): void;
   /**
    * Moves every open payment one step along `path` (a payment whose status is not on it stays).
    * Returns how many moved.
    * @default path ['requires_action', 'processing', 'succeeded']
    */
-  advancePayments(path?: readonly PaymentStatus[]): number;
+  advancePayments(path?: readonly KnownPaymentStatus[]): number;
   /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
   failNext(options: FailNextOptions): void;
   /**

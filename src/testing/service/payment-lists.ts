@@ -1,0 +1,152 @@
+import { fiatInfo } from '../state/catalog';
+import type { PaymentRecord } from '../state/records';
+import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
+import { legacyPaymentItem, listStatus, paymentItem } from './list-items';
+import { type ListKind, type ListQuery, parseListQuery } from './list-query';
+import type { RequestContext } from './request-context';
+import { json, ServiceError } from './responses';
+
+interface Selection {
+  /** Every payment the filters keep, in list order. */
+  all: PaymentRecord[];
+  page: PaymentRecord[];
+  nextCursor: string | null;
+}
+
+/**
+ * Filters, sorts (sort key, then payment id: a total order) and pages the payments of the given
+ * merchants (undefined: every merchant's). Stats are computed by the callers over `all`, the
+ * whole filtered set.
+ */
+export function select(
+  ctx: RequestContext,
+  kind: ListKind,
+  merchantIds: readonly string[] | undefined,
+  query: ListQuery,
+): Selection {
+  const { cursor, limit, ...filters } = query;
+  const hash = hashQuery({ kind, merchantIds, ...filters });
+  const keyOf = (p: PaymentRecord): CursorPosition => ({
+    key: query.sortBy === 'date' ? BigInt(p.createdAt) : p.fiatMinor,
+    id: p.id,
+  });
+  const direction = query.sortDir === 'asc' ? 1 : -1;
+  const compare = (a: CursorPosition, b: CursorPosition) =>
+    direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const scope = merchantIds && new Set(merchantIds);
+  // Keys are computed once per payment, not once per comparison.
+  const sorted = [...ctx.store.payments.values()]
+    .filter((p) => (!scope || scope.has(p.merchantId)) && matches(p, kind, query, ctx.now))
+    .map((p) => ({ p, position: keyOf(p) }))
+    .sort((a, b) => compare(a.position, b.position));
+  let from = 0;
+  if (cursor !== undefined) {
+    const after = decodeCursor(cursor, hash);
+    from = sorted.findIndex(({ position }) => compare(position, after) > 0);
+    if (from === -1) from = sorted.length;
+  }
+  const all = sorted.map(({ p }) => p);
+  const page = all.slice(from, from + limit);
+  const last = sorted[from + page.length - 1];
+  const more = from + limit < all.length;
+  return { all, page, nextCursor: more && last ? encodeCursor(last.position, hash) : null };
+}
+
+function matches(p: PaymentRecord, kind: ListKind, q: ListQuery, nowMs: number): boolean {
+  if (q.start !== undefined && p.createdAt < q.start) return false;
+  if (q.end !== undefined && p.createdAt >= q.end) return false;
+  if (q.statuses && !q.statuses.includes(listStatus(p, nowMs, kind))) return false;
+  const { token } = p;
+  if (
+    q.tokens &&
+    !q.tokens.some(
+      (t) =>
+        t.toUpperCase() === token.symbol.toUpperCase() ||
+        t === token.asset ||
+        t === `caip19/${token.asset}`,
+    )
+  ) {
+    return false;
+  }
+  if (
+    q.networks &&
+    !q.networks.some((n) => n === token.network.id || `eip155:${n}` === token.network.id)
+  ) {
+    return false;
+  }
+  if (q.referenceId && !p.referenceId.toLowerCase().includes(q.referenceId.toLowerCase())) {
+    return false;
+  }
+  return true;
+}
+
+/** Succeeded revenue per currency, in major units, currencies in alphabetical order. */
+export function revenue(
+  all: readonly PaymentRecord[],
+  nowMs: number,
+): { amount: number; currency: string; count: number }[] {
+  const totals = new Map<string, { minor: bigint; count: number }>();
+  for (const p of all) {
+    if (listStatus(p, nowMs) !== 'succeeded') continue;
+    const total = totals.get(p.currency) ?? { minor: 0n, count: 0 };
+    total.minor += p.fiatMinor;
+    total.count++;
+    totals.set(p.currency, total);
+  }
+  return [...totals.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([currency, { minor, count }]) => ({
+      amount: Number(minor) / 10 ** fiatInfo(currency).decimals,
+      currency,
+      count,
+    }));
+}
+
+/** Distinct buyer accounts (one address is one customer on every chain). */
+export function customers(all: readonly PaymentRecord[]): number {
+  return new Set(all.flatMap((p) => (p.buyer ? [p.buyer.address.toLowerCase()] : []))).size;
+}
+
+/** GET /v1/merchants/payments (Merchant-Id header). An unknown merchant has no payments. */
+export function mockListPayments(ctx: RequestContext): Response {
+  const merchantId = ctx.request.headers.get('merchant-id');
+  if (!merchantId) {
+    throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');
+  }
+  const query = parseListQuery(ctx.url.searchParams, 'payments');
+  const { all, page, nextCursor } = select(ctx, 'payments', [merchantId], query);
+  const merchant = ctx.store.merchants.get(merchantId);
+  return json(200, {
+    data: merchant ? page.map((p) => paymentItem(p, merchant, ctx.now)) : [],
+    nextCursor,
+    stats: {
+      totalRevenue: revenue(all, ctx.now).map(({ amount, currency }) => ({ amount, currency })),
+      totalTransactions: all.length,
+      totalCustomers: customers(all),
+    },
+  });
+}
+
+/**
+ * Deprecated GET /v1/merchants/{merchant_id}/payments. Its stats hold one revenue figure: the
+ * currency with the most succeeded payments (USD 0 when none succeeded).
+ */
+export function listLegacyPayments(ctx: RequestContext): Response {
+  const merchantId = ctx.params[0] ?? '';
+  const query = parseListQuery(ctx.url.searchParams, 'legacy');
+  const { all, page, nextCursor } = select(ctx, 'legacy', [merchantId], query);
+  const [top] = revenue(all, ctx.now).sort((a, b) => b.count - a.count);
+  return json(
+    200,
+    {
+      data: page.map((p) => legacyPaymentItem(p, ctx.now)),
+      next_cursor: nextCursor,
+      stats: {
+        total_customers: customers(all),
+        total_transactions: all.length,
+        total_revenue: { amount: top?.amount ?? 0, currency: top?.currency ?? 'USD' },
+      },
+    },
+    { deprecation: 'true', link: '</v1/merchants/payments>; rel="successor-version"' },
+  );
+}

@@ -1,0 +1,100 @@
+import type { FailNextOptions, MockCredentials, MockSample, RecordedRequest } from '../types';
+import type { MerchantRecord, PaymentRecord } from './records';
+import { Rng } from './rng';
+import { generateSampleData, type SampleData } from './sample-data';
+
+/** What the mock's behaviour depends on besides its state. */
+export interface MockConfig {
+  credentials: MockCredentials;
+  pollInMs: number;
+  viewPollHints: boolean;
+  /** Status reads with `maxPollMs` wait for a change (true) or answer at once (false). */
+  holdStatusReads: boolean;
+}
+
+/** A stored successful answer, replayed for a retry with the same Idempotency-Key. */
+export interface IdempotentResult {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+}
+
+export interface Fault {
+  options: FailNextOptions;
+  remaining: number;
+}
+
+/** The mock's whole mutable state; `reset()` rebuilds it from the seed. */
+export class Store {
+  readonly merchants = new Map<string, MerchantRecord>();
+  readonly payments = new Map<string, PaymentRecord>();
+  readonly idempotency = new Map<string, IdempotentResult>();
+  /** Cleared in place so that a reference a test holds stays live. */
+  readonly requests: RecordedRequest[] = [];
+  readonly faults: Fault[] = [];
+  readonly sample: MockSample;
+  rng: Rng;
+  requestCount = 0;
+  /** The seeded state, generated once and copied on every reset (copying is far cheaper). */
+  private readonly pristine: SampleData;
+  private readonly pristineRngState: number;
+
+  constructor(
+    seed: number,
+    readonly config: MockConfig,
+  ) {
+    const rng = new Rng(seed);
+    this.pristine = generateSampleData(seed, rng);
+    this.pristineRngState = rng.state;
+    this.sample = deepFreeze(this.pristine.sample);
+    this.rng = rng;
+    this.reset();
+  }
+
+  reset(): void {
+    this.rng = new Rng(this.pristineRngState);
+    this.merchants.clear();
+    this.payments.clear();
+    this.idempotency.clear();
+    this.requests.length = 0;
+    this.faults.length = 0;
+    this.requestCount = 0;
+    for (const m of this.pristine.merchants) {
+      this.merchants.set(m.id, {
+        ...m,
+        crypto: m.crypto.map((s) => ({ ...s })),
+        fiat: m.fiat.map((s) => ({ ...s })),
+      });
+    }
+    for (const p of this.pristine.payments) {
+      this.payments.set(p.id, {
+        ...p,
+        buyer: p.buyer && { ...p.buyer },
+        tx: p.tx && { ...p.tx },
+        settlement: p.settlement && { ...p.settlement },
+      });
+    }
+  }
+
+  /** Takes one use of the oldest queued fault that matches the request, if any. */
+  takeFault(method: string, path: string): FailNextOptions | undefined {
+    const index = this.faults.findIndex(({ options: { match } }) => {
+      if (match?.method !== undefined && match.method.toUpperCase() !== method) return false;
+      if (match?.path === undefined) return true;
+      if (typeof match.path === 'string') return path.includes(match.path);
+      match.path.lastIndex = 0; // a /g pattern keeps state between tests
+      return match.path.test(path);
+    });
+    const fault = this.faults[index];
+    if (!fault) return undefined;
+    if (--fault.remaining <= 0) this.faults.splice(index, 1);
+    return fault.options;
+  }
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) {
+    if (inner && typeof inner === 'object') deepFreeze(inner);
+  }
+  return Object.freeze(value);
+}

@@ -1,0 +1,97 @@
+// The one support module of the tests: the base URL, the client factory, the msw setup and
+// fixtures; ./fake-service.ts scripts answers on that setup, ./mock-harness.ts serves the mock over
+// msw and real HTTP, ./list-fixtures.ts and ./samples.ts hold bodies. Behaviour folders keep a
+// helper of their own only where it differs (polling's fake clock, the payment-actions mock).
+import { type ClientOptions, MerchantGateway } from 'merchant-gateway';
+import { type HttpHandler, HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/** Where every client of the tests points; msw answers it (the mock harness adds `/api`). */
+export const BASE_URL = 'https://gateway.test';
+export const API_KEY = 'sk_live_TOPSECRET_partner_key';
+export const LEGACY_KEY = 'lk_live_TOPSECRET_legacy_key';
+
+/** An msw server for one test file: fails on any request no handler expects. */
+export function useMsw(...handlers: HttpHandler[]) {
+  const server = setupServer(...handlers);
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return server;
+}
+
+/** The client factory: an API-key client for BASE_URL; `options` override any default. */
+export function gateway(options: ClientOptions = {}): MerchantGateway {
+  return new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, ...options });
+}
+
+export const merchantBody = {
+  merchant: {
+    id: 'mer_1',
+    name: 'Acme',
+    email: 'pay@acme.io',
+    status: 'active',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+};
+
+export const merchantGetBody = {
+  merchant: { ...merchantBody.merchant, iconUrl: null, settlements: { crypto: [], fiat: [] } },
+};
+
+export const viewBody = {
+  status: 'requires_action',
+  expiresAt: 1_900_000_000,
+  amount: {
+    unit: 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    value: '1250000',
+    display: { assetName: 'USD Coin', assetSymbol: 'USDC', decimals: 6 },
+  },
+  buyer: null,
+  merchant: { name: 'Acme', iconUrl: null },
+};
+
+export const createdBody = {
+  paymentId: 'pay_1',
+  status: 'requires_action',
+  isFinal: false,
+  pollInMs: 1000,
+  expiresAt: 1_900_000_000,
+  gatewayUrl: 'https://pay.gateway.test/pay_1',
+};
+
+/**
+ * Marks a mocked response as the last on its connection. Node 22's fetch checks a reused keep-alive
+ * socket with a `setImmediate` before sending on it, which a fake clock runs 1 ms late (and a real
+ * one outside the fake clock's advance): a fresh connection per request keeps fake time exact.
+ */
+export function lastOnConnection(response: Response): Response {
+  // A network error (Response.error()) has no connection to close.
+  if (response.type !== 'error') response.headers.set('connection', 'close');
+  return response;
+}
+
+/**
+ * Records every request a handler sees, then answers with `respond`. `oneConnectionEach` for tests
+ * on a fake clock (see `lastOnConnection`).
+ */
+export function recorder(
+  respond: (request: Request, n: number) => Response | Promise<Response>,
+  { oneConnectionEach = false } = {},
+): {
+  seen: Request[];
+  resolver: (info: { request: Request }) => Promise<Response>;
+} {
+  const seen: Request[] = [];
+  return {
+    seen,
+    resolver: async ({ request }) => {
+      seen.push(request.clone());
+      const response = await respond(request, seen.length);
+      return oneConnectionEach ? lastOnConnection(response) : response;
+    },
+  };
+}
+
+export { HttpResponse, http };

@@ -1,0 +1,156 @@
+import { inspect } from 'node:util';
+import { type ApiError, type Logger, MerchantGateway } from 'merchant-gateway';
+import { describe, expect, test, vi } from 'vitest';
+import {
+  API_KEY,
+  BASE_URL,
+  gateway,
+  HttpResponse,
+  http,
+  LEGACY_KEY,
+  merchantGetBody,
+  useMsw,
+} from '../../support';
+
+const server = useMsw();
+const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
+
+function capture(): { logger: Logger; lines: () => string } {
+  const calls: unknown[][] = [];
+  const push = (...args: unknown[]) => {
+    calls.push(args);
+  };
+  return {
+    logger: { debug: push, info: push, warn: push, error: push },
+    lines: () =>
+      calls
+        .map((args) => args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
+        .join('\n'),
+  };
+}
+
+function everyRendering(error: unknown): string[] {
+  return [
+    String(error),
+    (error as Error).message,
+    (error as Error).stack ?? '',
+    JSON.stringify(error),
+    inspect(error, { depth: 10, showHidden: true }),
+  ];
+}
+
+describe('logging', () => {
+  test('nothing is logged by default', async () => {
+    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    const log = capture();
+    await gateway({ logger: log.logger }).merchants.get('mer_1');
+    expect(log.lines()).toBe('');
+  });
+
+  test('debug logs each attempt with redacted headers and never a key', async () => {
+    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    const log = capture();
+    const client = new MerchantGateway({
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      legacyApiKey: LEGACY_KEY,
+      logger: log.logger,
+      logLevel: 'debug',
+    });
+    await client.merchants.get('mer_1');
+    const text = log.lines();
+    expect(text).toContain('→ GET /v1/merchants/mer_1 (attempt 1)');
+    expect(text).toMatch(/← GET \/v1\/merchants\/mer_1 200 in \d+ ms/);
+    expect(text).toContain('"api-key":"***"');
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toContain(LEGACY_KEY);
+  });
+
+  test('MERCHANT_GATEWAY_LOG turns logging on', async () => {
+    vi.stubEnv('MERCHANT_GATEWAY_LOG', 'debug');
+    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    const log = capture();
+    await gateway({ logger: log.logger }).merchants.get('mer_1');
+    expect(log.lines()).toContain('→ GET /v1/merchants/mer_1');
+  });
+
+  test('warn logs retries but not attempts', async () => {
+    // No jitter on top of the service's wait, so the line is exact.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    let n = 0;
+    server.use(
+      http.get(URL_1, () =>
+        ++n === 1
+          ? new HttpResponse(null, { status: 429, headers: { 'retry-after-ms': '1' } })
+          : HttpResponse.json(merchantGetBody),
+      ),
+    );
+    const log = capture();
+    await gateway({ logger: log.logger, logLevel: 'warn' }).merchants.get('mer_1');
+    const line =
+      '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 1 ms';
+    expect(log.lines()).toBe(`${JSON.stringify({ message: line })} ${line}`);
+  });
+});
+
+describe('keys never leak through errors', () => {
+  test('a service message that echoes the key is scrubbed everywhere', async () => {
+    server.use(
+      http.get(URL_1, () =>
+        HttpResponse.json(
+          {
+            code: 'invalid_api_key',
+            message: `key ${API_KEY} is not valid`,
+            details: { key: API_KEY },
+          },
+          { status: 401, headers: { 'x-echo': API_KEY } },
+        ),
+      ),
+    );
+    const log = capture();
+    const error = (await gateway({ logger: log.logger, logLevel: 'debug' })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe(
+      'GET /v1/merchants/mer_1 → 401 invalid_api_key: key *** is not valid',
+    );
+    for (const text of [
+      ...everyRendering(error),
+      JSON.stringify(error.body),
+      JSON.stringify(error.headers),
+      log.lines(),
+    ]) {
+      expect(text).not.toContain(API_KEY);
+    }
+  });
+
+  test('a connection failure whose cause quotes the key is scrubbed', async () => {
+    const fetch = async () => {
+      throw new TypeError('fetch failed', { cause: new Error(`proxy refused ${API_KEY}`) });
+    };
+    const error = await gateway({ fetch, maxRetries: 0 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'GET /v1/merchants/mer_1: connection failed: proxy refused ***',
+    );
+  });
+
+  test('a response validation error does not carry the key back', async () => {
+    server.use(http.get(URL_1, () => HttpResponse.json({ merchant: { note: API_KEY } })));
+    const error = await gateway()
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    for (const text of everyRendering(error)) expect(text).not.toContain(API_KEY);
+  });
+
+  test('configuration errors never quote a key', () => {
+    let error: unknown;
+    try {
+      new MerchantGateway({ baseUrl: 'http://example.com', apiKey: API_KEY });
+    } catch (e) {
+      error = e;
+    }
+    for (const text of everyRendering(error)) expect(text).not.toContain(API_KEY);
+  });
+});

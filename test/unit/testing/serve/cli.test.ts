@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { MerchantGateway } from 'merchant-gateway';
+import { createMockGateway } from 'merchant-gateway/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  type CommandIo,
+  DEFAULT_PORT,
+  parseArgs,
+  runCommand,
+  USAGE,
+} from '../../../../src/testing/serve/command';
+
+const CLI = fileURLToPath(new URL('../../../../src/testing/serve/cli.ts', import.meta.url));
+
+/** The command from source, as `merchant-gateway-mock` runs it once built. */
+function startCli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const output = () => ({ stdout, stderr });
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      if (stdout.includes('Stop with')) resolve(stdout);
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  // A run that is meant to fail never prints the banner; only a test that awaits it cares.
+  banner.catch(() => {});
+  return { child, exited, output, banner };
+}
+
+function read(banner: string, pattern: RegExp): string {
+  const value = pattern.exec(banner)?.[1];
+  if (value === undefined) throw new Error(`no ${pattern} in:\n${banner}`);
+  return value;
+}
+
+describe('merchant-gateway-mock (child process)', () => {
+  it('prints its URL and credentials, serves the whole mock to the SDK, and exits 0 on SIGTERM', async () => {
+    const cli = startCli(['--port', '0', '--seed', '7']);
+    const banner = await cli.banner;
+    const url = read(banner, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const apiKey = read(banner, /Api-Key +(\S+)/);
+    const merchantId = read(banner, /Sample merchant: +(\S+)/);
+    const expected = createMockGateway({ seed: 7 });
+    expect(apiKey).toBe(expected.credentials.apiKey);
+    expect(merchantId).toBe(expected.sample.merchantId);
+
+    const gateway = new MerchantGateway({ baseUrl: url, apiKey, merchantId });
+    const merchant = await gateway.merchants.get(merchantId);
+    expect(merchant.id).toBe(merchantId);
+    const page = await gateway.payments.list({ limit: 5 });
+    expect(page.data).toHaveLength(5);
+    const created = await gateway.payments.create({
+      referenceId: 'sidecar-1',
+      amount: { unit: 'iso4217/USD', value: '1250' },
+    });
+    expect((await gateway.payments.get(created.paymentId)).status).toBe('requires_action');
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output().stdout).toContain('stopped (SIGTERM)');
+    await expect(fetch(`${url}/v1/merchants/${merchantId}`)).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('exits 0 on SIGINT (Ctrl+C)', async () => {
+    const cli = startCli(['--port=0']);
+    await cli.banner;
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output().stdout).toContain('stopped (SIGINT)');
+  });
+
+  it('rejects a bad flag with a message on stderr and exit code 2', async () => {
+    const cli = startCli(['--port', '70000']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.output().stderr).toContain('--port must be an integer from 0 to 65535');
+    expect(cli.output().stdout).toBe('');
+  });
+});
+
+function fakeIo(stop: Promise<string> = new Promise(() => {})) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    stop,
+  };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('merchant-gateway-mock command line', () => {
+  it('defaults to port 4010 on 127.0.0.1 with seed 1', () => {
+    expect(parseArgs([])).toEqual({ port: DEFAULT_PORT, host: '127.0.0.1', seed: 1 });
+    expect(DEFAULT_PORT).toBe(4010);
+  });
+
+  it('reads each flag as "--flag value" or "--flag=value"', () => {
+    expect(parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42'])).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      seed: 42,
+    });
+    expect(parseArgs(['--port=0', '--host=::', '--seed=4294967295'])).toEqual({
+      port: 0,
+      host: '::',
+      seed: 4_294_967_295,
+    });
+  });
+
+  it('answers help for -h or --help, wherever it stands', () => {
+    expect(parseArgs(['-h'])).toBe('help');
+    expect(parseArgs(['--port', '1', '--help'])).toBe('help');
+  });
+
+  it.each([
+    [['--nope'], 'unknown option "--nope"'],
+    [['4010'], 'unknown option "4010"'],
+    [['--port'], '--port needs a value'],
+    [['--port', '--host', 'x'], '--port needs a value'],
+    [['--host='], '--host needs a value'],
+    [['--port', '65536'], '--port must be an integer from 0 to 65535'],
+    [['--port', '-1'], '--port needs a value'],
+    [['--port', '1.5'], '--port must be an integer from 0 to 65535'],
+    [['--seed', '4294967296'], '--seed must be an integer from 0 to 4294967295'],
+    [['--seed', 'abc'], '--seed must be an integer from 0 to 4294967295'],
+  ])('refuses %j: %s', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it('prints the usage and returns 0 for --help', async () => {
+    const { io, out } = fakeIo();
+    expect(await runCommand(['--help'], io)).toBe(0);
+    expect(out()).toBe(USAGE);
+  });
+
+  it('returns 2 and names the flag for a bad command line', async () => {
+    const { io, out, err } = fakeIo();
+    expect(await runCommand(['--port', 'x'], io)).toBe(2);
+    expect(err()).toMatch(/--port must be .*\nRun merchant-gateway-mock --help/);
+    expect(out()).toBe('');
+  });
+
+  it('returns 1 and says why when it cannot listen', async () => {
+    const taken = await createMockGateway().listen();
+    try {
+      const { io, err } = fakeIo();
+      const port = new URL(taken.url).port;
+      expect(await runCommand(['--port', port], io)).toBe(1);
+      expect(err()).toContain(`cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      await taken.close();
+    }
+  });
+
+  it('serves until stopped, then closes and returns 0', async () => {
+    let stop: (signal: string) => void = () => {};
+    const { io, out } = fakeIo(new Promise((resolve) => (stop = resolve)));
+    const running = runCommand(['--port', '0', '--host', '0.0.0.0'], io);
+    await expect.poll(out).toContain('Stop with');
+    const url = /listening on (\S+)/.exec(out())?.[1] ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(out()).toContain('bound to 0.0.0.0');
+    stop('SIGTERM');
+    expect(await running).toBe(0);
+    await expect(fetch(`${url}/v1/merchants`)).rejects.toBeInstanceOf(TypeError);
+  });
+});
