@@ -1,6 +1,7 @@
 // Why: one command (npm run bench) prints issue 12's three tables (per call, cold start, bundle) on Node 22 and 24 and writes them to bench/results/*.json; other suites run when named.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { nodeBinary } from '../scripts/node-binaries.mjs';
 import { runColdImport } from './cold-import';
 import { runColdStart } from './cold-start';
 import { root, type StubProcess, startPeerProcess, startStubProcess } from './common';
@@ -9,7 +10,6 @@ import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { runPerCall } from './per-call';
 import { runProfile } from './profile';
-import { nodeBinary } from './runtimes';
 import { runValidation } from './validation';
 
 interface Suite {
@@ -105,7 +105,7 @@ console.log(`\nwrote bench/${file}`);
 // The same suites again on Node 24 (BENCH_NODE24=0 skips it), in a child that inherits stdout.
 const again = chosen.filter((name) => suites[name]?.perNode);
 if (!isRerun && process.env.BENCH_NODE24 !== '0' && again.length > 0 && major !== '24') {
-  const node24 = nodeBinary(24);
+  const node24 = nodeBinary('24');
   console.log(`\n==== the same on ${node24.replace(root, '')} ====`);
   const run = spawnSync(node24, ['--expose-gc', '--import', 'tsx', 'bench/index.ts', ...again], {
     cwd: root,
