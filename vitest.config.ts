@@ -19,9 +19,6 @@ export default defineConfig({
     // Written by test/readme.test.ts while the suite runs, and run by it.
     exclude: ['**/node_modules/**', 'test/.readme/**'],
     environment: 'node',
-    // One worker runs many files (about 35 s of a 130 s run on 2 cores is worker start-up and
-    // imports); no file relies on a fresh module state (checked with shuffled file orders).
-    isolate: false,
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,
