@@ -64,6 +64,7 @@ export type {
   Revenue,
 } from './schemas/lists';
 export {
+  LEGACY_LIST_PAYMENT_STATUSES,
   LegacyPaymentListParamsSchema,
   LegacyPaymentSchema,
   LegacyPaymentsPageSchema,
@@ -74,6 +75,7 @@ export {
   MerchantPaymentSchema,
   MerchantPaymentsPageSchema,
   MerchantPaymentsStatsSchema,
+  PAYMENT_STATUSES,
   PaymentFeesSchema,
   PaymentListParamsSchema,
   PaymentSettlementSchema,

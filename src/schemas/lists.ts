@@ -16,10 +16,13 @@ import {
 import { matching, maybe, openEnum, responseObject, satisfying } from './common';
 import { AmountDisplaySchema, AmountSchema, PaymentBuyerSchema } from './payments';
 
+/** The statuses of both replacement lists, and of the deprecated one: the one source in src/rules. */
+export {
+  LEGACY_LIST_PAYMENT_STATUSES,
+  LIST_PAYMENT_STATUSES,
+  PAYMENT_STATUSES,
+} from '../rules/payments';
 export type { ListPaymentStatus };
-
-/** The six statuses a list's `status` filter accepts. */
-export const LIST_PAYMENT_STATUSES: readonly ListPaymentStatus[] = LIST_STATUSES;
 
 // ---------------------------------------------------------------- responses
 
