@@ -20,6 +20,44 @@ export async function loadSdk(dir?: string): Promise<Sdk> {
   return (await import(pathToFileURL(entry).href)) as Sdk;
 }
 
+/**
+ * The exact requests the SDK sends for `payments.create` and then `payments.get`, read through a
+ * fetch of its own, so raw fetch and bare ky can send the same headers and body.
+ */
+export async function sdkRequests(
+  sdk: Sdk,
+  baseUrl: string,
+  apiKey: string,
+  createParams: Parameters<InstanceType<Sdk['MerchantGateway']>['payments']['create']>[0],
+) {
+  let captured: Record<string, string> = {};
+  const probe = new sdk.MerchantGateway({
+    baseUrl,
+    apiKey,
+    fetch: (input, init) => {
+      // ky may hand fetch a Request; reading only its headers leaves the body unused.
+      captured = Object.fromEntries(
+        input instanceof Request ? input.headers : new Headers(init?.headers),
+      );
+      return fetch(input, init);
+    },
+  });
+  const created = await probe.payments.create(createParams);
+  const createHeaders = captured;
+  await probe.payments.get(created.paymentId);
+  return {
+    created,
+    createUrl: `${baseUrl}/v1/payments`,
+    createHeaders,
+    createBody: JSON.stringify({
+      amount: createParams.amount,
+      referenceId: createParams.referenceId,
+    }),
+    getUrl: `${baseUrl}/v1/gateway/payment/${encodeURIComponent(created.paymentId)}`,
+    getHeaders: captured,
+  };
+}
+
 export interface StubProcess {
   url: string;
   close(): Promise<void>;

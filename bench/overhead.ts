@@ -2,7 +2,7 @@
 import ky from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
-import { fmt, loadSdk, median, percentile, type StubProcess, table } from './common';
+import { fmt, loadSdk, median, percentile, type StubProcess, sdkRequests, table } from './common';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 100);
@@ -67,35 +67,18 @@ export async function runOverhead(stub: StubProcess): Promise<OverheadResult> {
   const merchantId = 'm_stub';
   const apiKey = 'sk_test_stub';
 
-  // The exact headers the SDK sends, so the raw fetch sends the same request.
-  let captured: Record<string, string> = {};
-  const probe = new sdk.MerchantGateway({
-    baseUrl: stub.url,
-    apiKey,
-    fetch: (input, init) => {
-      // ky hands fetch a Request; reading only its headers leaves the body unused.
-      captured = Object.fromEntries(
-        input instanceof Request ? input.headers : new Headers(init?.headers),
-      );
-      return fetch(input, init);
-    },
-  });
   const createParams = {
     merchantId,
     amount: { unit: 'iso4217/USD', value: '100' },
     referenceId: 'order-1',
   };
-  await probe.payments.create(createParams);
-  const createHeaders = captured;
-  const created = await probe.payments.create(createParams);
-  await probe.payments.get(created.paymentId);
-  const getHeaders = captured;
-  const createBody = JSON.stringify({
-    amount: createParams.amount,
-    referenceId: createParams.referenceId,
-  });
-  const createUrl = `${stub.url}/v1/payments`;
-  const getUrl = `${stub.url}/v1/gateway/payment/${encodeURIComponent(created.paymentId)}`;
+  // The exact requests the SDK sends, so the raw fetch sends the same ones.
+  const { created, createUrl, createHeaders, createBody, getUrl, getHeaders } = await sdkRequests(
+    sdk,
+    stub.url,
+    apiKey,
+    createParams,
+  );
 
   const gateway = new sdk.MerchantGateway({ baseUrl: stub.url, apiKey });
   // A second build (e.g. a proposed change, built elsewhere) measured in the same rounds.

@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
-import { fmt, loadSdk, median, type PeerProcess, percentile, table } from './common';
+import { fmt, loadSdk, median, type PeerProcess, percentile, sdkRequests, table } from './common';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 100);
@@ -59,28 +59,15 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
     referenceId: 'order-1',
   };
 
-  // The exact headers the SDK sends, so fetch and ky send the same request.
-  let captured: Record<string, string> = {};
-  const probe = new sdk.MerchantGateway({
-    baseUrl: server.url,
-    apiKey,
-    fetch: (input, init) => {
-      captured = Object.fromEntries(
-        input instanceof Request ? input.headers : new Headers(init?.headers),
-      );
-      return fetch(input, init);
-    },
-  });
-  const created = await probe.payments.create(createParams);
-  const postHeaders = captured;
-  await probe.payments.get(created.paymentId);
-  const getHeaders = captured;
-  const postBody = JSON.stringify({
-    amount: createParams.amount,
-    referenceId: createParams.referenceId,
-  });
-  const postUrl = `${server.url}/v1/payments`;
-  const getUrl = `${server.url}/v1/gateway/payment/${encodeURIComponent(created.paymentId)}`;
+  // The exact requests the SDK sends, so fetch and ky send the same ones.
+  const {
+    created,
+    createUrl: postUrl,
+    createHeaders: postHeaders,
+    createBody: postBody,
+    getUrl,
+    getHeaders,
+  } = await sdkRequests(sdk, server.url, apiKey, createParams);
 
   // The SDK as a user gets it: default options (its retries never fire on a success).
   const gateway = new sdk.MerchantGateway({ baseUrl: server.url, apiKey });
