@@ -25,6 +25,17 @@ function sized(body, field, like) {
 }
 
 const created = 1_763_800_000;
+// Stripe answers a create and a read of a PaymentIntent with the same object.
+const stripeIntent = {
+  id: 'pi_stub',
+  object: 'payment_intent',
+  amount: 100,
+  currency: 'usd',
+  status: 'requires_payment_method',
+  livemode: false,
+  metadata: { referenceId: 'order-1' },
+};
+
 /** Route key → [status, body]. Each peer's body carries the fields its SDK reads. */
 export const bodies = {
   'sdk POST': [201, ours.post],
@@ -79,15 +90,7 @@ export const bodies = {
   'stripe POST': [
     200,
     sized(
-      {
-        id: 'pi_stub',
-        object: 'payment_intent',
-        amount: 100,
-        currency: 'usd',
-        status: 'requires_payment_method',
-        livemode: false,
-        metadata: { referenceId: 'order-1' },
-      },
+      stripeIntent,
       'description',
       ours.post,
     ),
@@ -95,15 +98,7 @@ export const bodies = {
   'stripe GET': [
     200,
     sized(
-      {
-        id: 'pi_stub',
-        object: 'payment_intent',
-        amount: 100,
-        currency: 'usd',
-        status: 'requires_payment_method',
-        livemode: false,
-        metadata: { referenceId: 'order-1' },
-      },
+      stripeIntent,
       'description',
       ours.get,
     ),
