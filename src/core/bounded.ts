@@ -1,3 +1,5 @@
+import { clip } from './redact';
+
 /** How deep `toJSON` copies a value: error bodies come from the network and can nest anything. */
 const MAX_DEPTH = 8;
 /** Entries kept per object or array; the rest are counted, not copied. */
@@ -11,7 +13,7 @@ const MAX_STRING = 4_096;
  */
 export function bounded(value: unknown, depth = 0, path: object[] = []): unknown {
   if (typeof value === 'string') {
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (cut)` : value;
+    return clip(value, MAX_STRING);
   }
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
