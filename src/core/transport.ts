@@ -140,8 +140,9 @@ function checkHeaders(operation: string, headers: Record<string, string>): void 
 function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
   const byName = new Map<string, [string, string]>();
   for (const source of sources) {
-    for (const [name, value] of Object.entries(own(source))) {
-      byName.set(name.toLowerCase(), [name, value as string]);
+    // Object.entries reads own properties only: nothing inherited becomes a header.
+    for (const [name, value] of Object.entries(source ?? {})) {
+      byName.set(name.toLowerCase(), [name, value]);
     }
   }
   return Object.fromEntries(byName.values());
