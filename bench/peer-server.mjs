@@ -87,22 +87,8 @@ export const bodies = {
       ours.get,
     ),
   ],
-  'stripe POST': [
-    200,
-    sized(
-      stripeIntent,
-      'description',
-      ours.post,
-    ),
-  ],
-  'stripe GET': [
-    200,
-    sized(
-      stripeIntent,
-      'description',
-      ours.get,
-    ),
-  ],
+  'stripe POST': [200, sized(stripeIntent, 'description', ours.post)],
+  'stripe GET': [200, sized(stripeIntent, 'description', ours.get)],
 };
 // The openai and anthropic POST answers have no free-text field of their own to pad at the top
 // level, so they are padded in their message text to the same size.
