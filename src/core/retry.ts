@@ -23,6 +23,11 @@ export function withJitter(ms: number, ratio = 0.1): number {
 /** Connection failures that fail the same way however often they are tried. */
 const permanent = new WeakSet<Error>();
 
+/** Whether `error` was marked by `markPermanent`: no retry can change its outcome. */
+export function isPermanent(error: Error): boolean {
+  return permanent.has(error);
+}
+
 /** Marks a ConnectionError whose cause a retry cannot change (a TLS certificate, an invalid URL, …). */
 export function markPermanent<E extends Error>(error: E): E {
   permanent.add(error);

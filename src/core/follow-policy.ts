@@ -1,0 +1,60 @@
+import { ApiError, RateLimitedError } from './api-error';
+import { ConnectionError } from './errors';
+import { isPermanent, withJitter } from './retry';
+
+/** The longest wait between two reads of a follow, failures included. */
+export const MAX_FOLLOW_WAIT_MS = 30_000;
+/** The shortest `maxPollMs` a held read asks for once an intermediary has cut one. */
+export const MIN_HOLD_MS = 1_000;
+
+/**
+ * Whether a failed status or list read leaves a follow alive: no answer, a timeout, rate limiting
+ * or a 5xx (after the transport's own retries). Anything else (400, 401, 403, 404, 409, a response
+ * that breaks the schema, a connection failure no retry can change) is permanent and ends it.
+ */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof RateLimitedError) return true;
+  if (error instanceof ConnectionError) return !isPermanent(error);
+  return error instanceof ApiError && error.status >= 500;
+}
+
+/**
+ * The wait before the next read after `failures` consecutive failed reads: the wait the read would
+ * have had (`paceMs`), doubled per failure, jittered, at most 30 s; never shorter than a
+ * `Retry-After` the service gave.
+ */
+export function failureWaitMs(paceMs: number, failures: number, error: unknown): number {
+  const doubled = Math.min(MAX_FOLLOW_WAIT_MS, paceMs * 2 ** Math.max(0, failures - 1));
+  const jittered = Math.min(MAX_FOLLOW_WAIT_MS, withJitter(doubled, 0.25));
+  const asked = error instanceof RateLimitedError ? (error.retryAfterMs ?? 0) : 0;
+  return Math.max(jittered, asked);
+}
+
+/**
+ * How long a held read may ask the service to hold, learned per client: a held read that failed
+ * after lasting a while shows an intermediary (a proxy or load balancer) that cuts idle requests,
+ * so every later held read asks for at least 1 s less than that one lasted, never below 1 s.
+ */
+export class HoldLimit {
+  #limitMs: number;
+
+  constructor(maxMs: number) {
+    this.#limitMs = maxMs;
+  }
+
+  /** The `maxPollMs` to ask for when `wantedMs` would be asked otherwise. */
+  cap(wantedMs: number): number {
+    return Math.max(1, Math.min(wantedMs, this.#limitMs));
+  }
+
+  /** Records a held read that failed transiently after `lastedMs`; lowers the limit if it lasted long. */
+  failed(lastedMs: number): void {
+    if (lastedMs < MIN_HOLD_MS + 1_000) return;
+    this.#limitMs = Math.min(this.#limitMs, Math.max(MIN_HOLD_MS, Math.floor(lastedMs) - 1_000));
+  }
+
+  /** The current limit in milliseconds. */
+  get limitMs(): number {
+    return this.#limitMs;
+  }
+}
