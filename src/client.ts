@@ -1,4 +1,5 @@
 import { ConfigurationError } from './core/errors';
+import { HoldLimit, MAX_HOLD_MS } from './core/follow-policy';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
@@ -324,7 +325,11 @@ export class MerchantGateway {
         options.logger !== undefined,
       ),
     });
-    const context: ResourceContext = { transport, merchantId: r.merchantId };
+    const context: ResourceContext = {
+      transport,
+      merchantId: r.merchantId,
+      holdLimit: new HoldLimit(MAX_HOLD_MS),
+    };
     this.merchants = new Merchants(context);
     this.settlements = new Settlements(context);
     this.payments = new Payments(context);

@@ -4,6 +4,8 @@ import { isPermanent, withJitter } from './retry';
 
 /** The longest wait between two reads of a follow, failures included. */
 export const MAX_FOLLOW_WAIT_MS = 30_000;
+/** The longest `maxPollMs` a held read asks for. */
+export const MAX_HOLD_MS = 30_000;
 /** The shortest `maxPollMs` a held read asks for once an intermediary has cut one. */
 export const MIN_HOLD_MS = 1_000;
 

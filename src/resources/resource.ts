@@ -1,10 +1,13 @@
 import { RequestValidationError } from '../core/errors';
+import type { HoldLimit } from '../core/follow-policy';
 import type { Transport } from '../core/transport';
 
-/** What every resource shares: the transport and the client's default merchant. */
+/** What every resource shares: the transport, the client's default merchant, what follows learn. */
 export interface ResourceContext {
   transport: Transport;
   merchantId: string | undefined;
+  /** How long held status reads may ask to be held, lowered when an intermediary cuts one. */
+  holdLimit: HoldLimit;
 }
 
 /** The merchant a payment call is for: the call's own, else the client's. */
