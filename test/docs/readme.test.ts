@@ -12,6 +12,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIR = join(ROOT, 'test', '.readme');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The README's own limit (issue 22): what a partner reads stays short; reference goes to docs/. */
 const README_MAX_LINES = 450;
@@ -153,6 +154,22 @@ describe('README.md and docs/', () => {
     },
     100_000,
   );
+
+  // tsx strips types without checking them: a misspelt field would only print undefined.
+  test("every ts block type-checks under the project's strict settings", async () => {
+    const dir = join(DIR, 'types');
+    mkdirSync(dir, { recursive: true });
+    for (const { name, code } of blocks) writeFileSync(join(dir, `${name}.ts`), code);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: '../../../tsconfig.json', include: ['*.ts'], exclude: [] }),
+    );
+    const result = await run(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], {
+      cwd: ROOT,
+      timeout: 110_000,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? 'tsc failed' }));
+    expect(result.stdout).toBe('');
+  }, 120_000);
 
   test('the payments snippet, run again as after a restart, makes no second payment', async () => {
     const section = readme.split('\n').indexOf('## Payments') + 1;
