@@ -1,8 +1,9 @@
-// Every ```ts block of README.md must run: each is written to test/.readme/ (git-ignored) and run
-// as a child process against a listening mock, with the env a reader would set.
+// Every ```ts block of README.md and of the reference pages in docs/ (docs/drafts/ aside: drafts are
+// not published) must run: each is written to test/.readme/ (git-ignored) and run as a child
+// process against a listening mock, with the env a reader would set. Their links must lead somewhere.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -11,13 +12,57 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIR = join(ROOT, 'test', '.readme');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
-  name: `block-${String(i + 1).padStart(2, '0')}`,
-  code: m[1] ?? '',
-  line: readme.slice(0, m.index).split('\n').length,
-}));
+/** The README's own limit (issue 22): what a partner reads stays short; reference goes to docs/. */
+const README_MAX_LINES = 450;
+
+const read = (page: string) => readFileSync(join(ROOT, page), 'utf8');
+const referencePages = readdirSync(join(ROOT, 'docs'))
+  .filter((file) => file.endsWith('.md'))
+  .sort()
+  .map((file) => `docs/${file}`);
+/** The pages whose code runs: the README and the reference pages it links to. */
+const pages = ['README.md', ...referencePages];
+
+const blocks = pages.flatMap((page) => {
+  const text = read(page);
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
+    page,
+    name: `${page.replace(/\W+/g, '-')}-block-${String(i + 1).padStart(2, '0')}`,
+    code: m[1] ?? '',
+    line: text.slice(0, m.index).split('\n').length,
+  }));
+});
+const readme = read('README.md');
+const readmeBlocks = blocks.filter(({ page }) => page === 'README.md');
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a page's headings; headings inside code fences are not headings. */
+function anchors(text: string): Set<string> {
+  const prose = text.replace(/^```[\s\S]*?^```$/gm, '');
+  return new Set([...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
+}
+
+/** Relative links of a page's prose (code excluded), as `[target, anchor]`. */
+function links(text: string): { target: string; anchor: string | undefined }[] {
+  const prose = text.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((href) => !/^[a-z]+:/i.test(href))
+    .map((href) => {
+      const [target = '', anchor] = href.split('#');
+      return { target, anchor };
+    });
+}
 
 const mock = createMockGateway({ pollInMs: 100 });
 let server: MockServer;
@@ -56,13 +101,38 @@ function env(): NodeJS.ProcessEnv {
   };
 }
 
-describe('README.md', () => {
-  test('has ts blocks', () => {
-    expect(blocks.length).toBeGreaterThan(5);
+describe('README.md and docs/', () => {
+  test('the README has ts blocks, and so do the reference pages', () => {
+    expect(readmeBlocks.length).toBeGreaterThan(5);
+    expect(blocks.length - readmeBlocks.length).toBeGreaterThan(5);
   });
 
+  test(`the README stays within ${README_MAX_LINES} lines`, () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  test('every reference page in docs/ is linked from the README or CONTRIBUTING.md', () => {
+    const linked = new Set([
+      ...links(readme).map(({ target }) => target),
+      ...links(read('CONTRIBUTING.md')).map(({ target }) => target),
+    ]);
+    expect(referencePages.filter((page) => !linked.has(page))).toEqual([]);
+  });
+
+  test.each([...pages, 'CONTRIBUTING.md'])(
+    'every relative link of %s leads to a file and heading',
+    (page) => {
+      const broken = links(read(page)).filter(({ target, anchor }) => {
+        const file = target === '' ? page : join(dirname(page), target);
+        if (!existsSync(join(ROOT, file))) return true;
+        return anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor);
+      });
+      expect(broken).toEqual([]);
+    },
+  );
+
   test.concurrent.each(blocks)(
-    'the ts block at line $line runs',
+    '$page: the ts block at line $line runs',
     async ({ name, code }) => {
       // A block written as a vitest test runs under vitest; any other runs as a script with tsx.
       const isTest = /from 'vitest'/.test(code);
@@ -71,15 +141,39 @@ describe('README.md', () => {
       const args = isTest
         ? [VITEST, 'run', '--root', ROOT, '--config', join(DIR, 'vitest.config.ts'), file]
         : ['--import', 'tsx', file];
-      const result = await run(process.execPath, args, { cwd: ROOT, env: env(), timeout: 50_000 });
+      const result = await run(process.execPath, args, {
+        cwd: ROOT,
+        env: env(),
+        // A vitest child starts a whole runner: on a loaded 2-core machine it took 43 s once.
+        timeout: 90_000,
+      }).catch((error: { message: string; stdout?: string; signal?: string }) => {
+        // execFile's message holds stderr only; vitest reports a failed test on stdout.
+        throw new Error(`${error.message}\nsignal: ${error.signal}\n${error.stdout ?? ''}`);
+      });
       expect(result.stderr).not.toMatch(/Error/);
     },
-    60_000,
+    100_000,
   );
+
+  // tsx strips types without checking them: a misspelt field would only print undefined.
+  test("every ts block type-checks under the project's strict settings", async () => {
+    const dir = join(DIR, 'types');
+    mkdirSync(dir, { recursive: true });
+    for (const { name, code } of blocks) writeFileSync(join(dir, `${name}.ts`), code);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: '../../../tsconfig.json', include: ['*.ts'], exclude: [] }),
+    );
+    const result = await run(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], {
+      cwd: ROOT,
+      timeout: 110_000,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? 'tsc failed' }));
+    expect(result.stdout).toBe('');
+  }, 120_000);
 
   test('the payments snippet, run again as after a restart, makes no second payment', async () => {
     const section = readme.split('\n').indexOf('## Payments') + 1;
-    const block = blocks.find(({ line }) => line > section);
+    const block = readmeBlocks.find(({ line }) => line > section);
     if (!block) throw new Error('no block under ## Payments');
     const file = join(DIR, 'payments-replay.ts');
     writeFileSync(file, block.code);

@@ -175,7 +175,7 @@ describe('statuses stay open', () => {
   it('a status the SDK does not know is still a PaymentStatus', () => {
     expectTypeOf<'on_hold'>().toExtend<PaymentStatus>();
     expectTypeOf<'succeeded'>().toExtend<PaymentStatus>();
-    // Known | (string & {}) also lets a misspelt literal compare (see the README): a closed
+    // Known | (string & {}) also lets a misspelt literal compare (see docs/errors.md, Validation): a closed
     // union would reject it, but would then reject the statuses the service adds too.
     const status = value<PaymentStatus>();
     expectTypeOf(status === 'succeded').toEqualTypeOf<boolean>();
