@@ -4,7 +4,6 @@ import {
   type PaymentCreated,
   type PollOptions,
   RequestValidationError,
-  ServerError,
 } from 'merchant-gateway';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -84,17 +83,6 @@ describe('errors that end the wait', () => {
 
     await expect(done).rejects.toBeInstanceOf(NotFoundError);
     expect(mock.reads).toEqual([0, 0]);
-  });
-
-  it('rejects with the server error once the transport has spent its retries', async () => {
-    mock.state.script = () =>
-      HttpResponse.json({ code: 'internal_error', message: 'oops' }, { status: 500 });
-    const done = settle(gateway({ maxRetries: 0 }).payments.waitForFinal(PAYMENT_ID));
-
-    await vi.advanceTimersByTimeAsync(60_000);
-
-    await expect(done).rejects.toBeInstanceOf(ServerError);
-    expect(mock.reads).toEqual([0]);
   });
 });
 
