@@ -288,7 +288,7 @@ export async function* poll(
         nextHeld = false;
         logger.log(
           'warn',
-          `${operation}: payment ${paymentId}: ${failed.message}; read failed ${failures} time(s) in a row, reading again in ${wait} ms`,
+          `${operation}: ${failed.message}; still following (failure ${failures} in a row), next read in ${wait} ms`,
           { paymentId, failures, waitMs: wait },
         );
         onError?.(failed);

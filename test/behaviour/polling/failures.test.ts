@@ -167,9 +167,9 @@ describe('a follow outlives transient failures', () => {
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
     expect(lines.map((l) => l.level)).toEqual(['warn', 'warn']);
     expect(lines[0]?.message).toMatch(
-      /payments\.waitForFinal: payment pay_1: .*502.*reading again in 1000 ms/,
+      /^\[merchant-gateway\] payments\.waitForFinal: GET \/v1\/payments\/pay_1\/status → 502 .*; still following \(failure 1 in a row\), next read in 1000 ms$/,
     );
-    expect(lines[1]?.message).toMatch(/2 time\(s\) in a row, reading again in 2000 ms/);
+    expect(lines[1]?.message).toMatch(/\(failure 2 in a row\), next read in 2000 ms$/);
     expect(lines[1]?.data).toMatchObject({ paymentId: PAYMENT_ID, failures: 2, waitMs: 2000 });
     expect(JSON.stringify(lines)).not.toContain(API_KEY);
   });

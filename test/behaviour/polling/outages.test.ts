@@ -29,7 +29,7 @@ function observe() {
   const errors: FollowReadError[] = [];
   const warnings: string[] = [];
   const keep = (data: LogData) => {
-    if (/read failed/.test(data.message)) warnings.push(data.message);
+    if (/still following/.test(data.message)) warnings.push(data.message);
   };
   return {
     errors,
