@@ -224,12 +224,13 @@ export async function* poll(
 ): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
   // Own properties only: a polluted Object.prototype must not change how we poll.
   const opts = own(options);
-  const { paymentId, merchantId, timeoutMs, intervalMs, ...planned } = plan(
-    operation,
-    paymentOrId,
-    opts,
-    context,
-  );
+  const {
+    paymentId,
+    merchantId,
+    timeoutMs,
+    intervalMs,
+    pollInMs: hinted,
+  } = plan(operation, paymentOrId, opts, context);
   const { signal: callerSignal, onUpdate, onError } = opts;
   const { read, holdLimit, logger, redactor } = context;
   callerSignal?.throwIfAborted();
@@ -254,7 +255,7 @@ export async function* poll(
   // The failure of the last read that completed, while no read has succeeded since.
   let failure: FollowReadError | undefined;
   let failures = 0;
-  let pollInMs = planned.pollInMs;
+  let pollInMs = hinted;
   const pace = () => clamp(pollInMs ?? intervalMs);
   // Believed until a held read comes back early without a change.
   let serviceHolds = true;
