@@ -39,7 +39,7 @@ export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
-export type { FollowReadError, PollOptions } from './polling';
+export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';
@@ -114,7 +114,6 @@ export {
 export type { PartnerPaymentListParams } from './schemas/partner-payments';
 export { PartnerPaymentListParamsSchema } from './schemas/partner-payments';
 export type {
-  FinalPaymentStatusResult,
   PaymentActionParams,
   PaymentCancellation,
   PaymentDetails,

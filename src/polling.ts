@@ -12,8 +12,17 @@ import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
 import type { RequestOptions } from './core/transport';
-import type { FinalPaymentStatusResult, PaymentStatusResult } from './schemas/payment-status';
+import type { PaymentStatusResult } from './schemas/payment-status';
 import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
+
+/**
+ * A status result in a final status (`isFinal: true`): what `payments.waitForFinal` resolves. Not
+ * a wire shape of its own (`PaymentStatusResultSchema` parses it): the status no longer changes;
+ * `failureCode` says why a failed payment failed, `info` how a succeeded one was paid.
+ */
+export interface FinalPaymentStatusResult extends PaymentStatusResult {
+  isFinal: true;
+}
 
 /**
  * A failed status read that a follow outlives: a `ConnectionError` (a `TimeoutError` included),

@@ -3,10 +3,15 @@ import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
-import { type FollowContext, type PollOptions, waitForFinal, watch } from '../polling';
+import {
+  type FinalPaymentStatusResult,
+  type FollowContext,
+  type PollOptions,
+  waitForFinal,
+  watch,
+} from '../polling';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import type {
-  FinalPaymentStatusResult,
   PaymentActionParams,
   PaymentCancellation,
   PaymentDetails,

@@ -30,15 +30,6 @@ export const PaymentStatusResultSchema = responseObject({
 /** A payment's status as the status read returns it: `status`, `isFinal`, `pollInMs`, and why or how it ended. */
 export interface PaymentStatusResult extends z.output<typeof PaymentStatusResultSchema> {}
 
-/**
- * A status result in a final status (`isFinal: true`): what `payments.waitForFinal` resolves.
- * The status no longer changes; `failureCode` says why a failed payment failed, `info` how a
- * succeeded one was paid.
- */
-export interface FinalPaymentStatusResult extends PaymentStatusResult {
-  isFinal: true;
-}
-
 /** The settlement of a succeeded payment, once it was paid out to the merchant. */
 export const PaymentDetailsSettlementSchema = responseObject({
   /** Null or absent until the payout happened. */

@@ -96,6 +96,7 @@ describe('input checks', () => {
     ['an endless timeout', PAYMENT_ID, { timeoutMs: Number.POSITIVE_INFINITY }],
     ['a NaN interval', PAYMENT_ID, { intervalMs: Number.NaN }],
     ['a timeout past what a timer can hold', PAYMENT_ID, { timeoutMs: 2 ** 31 }],
+    ['an onError that is not a function', PAYMENT_ID, { onError: 'log' as never }],
   ];
 
   it.each(bad)('rejects %s with RequestValidationError before any read', async (_, input, opts) => {

@@ -86,6 +86,17 @@ describe.each(Object.entries(both))('%s reads the merchant a payment was created
     expect(mock.state.reads).toEqual([]);
   });
 
+  it('refuses a client merchantId that is not a header value when it is the one used', async () => {
+    const error = await run(gateway({ merchantId: 'mer 1' }), PAYMENT_ID).catch((e: unknown) => e);
+    await follow(() => run(gateway({ merchantId: 'mer 1' }), created({ merchantId: 'mer_ok' })));
+
+    expect(error).toMatchObject({
+      name: 'RequestValidationError',
+      issues: [{ field: 'merchantId', message: expect.stringContaining("(the client's)") }],
+    });
+    expect(mock.state.reads.map((r) => r.merchantId)).toEqual(['mer_ok']);
+  });
+
   it('is not redirected by a merchantId on a polluted Object.prototype', async () => {
     const { merchantId: _, ...withoutMerchant } = created();
     await polluted({ merchantId: 'mer_evil' }, async () => {
