@@ -1,20 +1,9 @@
 import type { PaymentCreated, PaymentStatusResult } from 'merchant-gateway';
 import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, createdBody, http } from '../../support';
+import { BASE_URL, createdBody, http, polluted } from '../../support';
 import { created, gateway, HttpResponse, PAYMENT_ID, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();
-
-/** Runs `body` with `Object.prototype` polluted as a buggy host app would, restored in `finally`. */
-async function polluted<T>(pollution: Record<string, unknown>, body: () => Promise<T>): Promise<T> {
-  const proto = Object.prototype as Record<string, unknown>;
-  try {
-    for (const [key, value] of Object.entries(pollution)) proto[key] = value;
-    return await body();
-  } finally {
-    for (const key of Object.keys(pollution)) delete proto[key];
-  }
-}
 
 /** Follows to the final status (the service answers `succeeded` at once) with both methods. */
 async function follow(run: () => Promise<unknown>): Promise<void> {

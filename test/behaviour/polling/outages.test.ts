@@ -5,10 +5,10 @@ import {
   type FollowReadError,
   type LogData,
   type MerchantGateway,
-  type PaymentStatusResult,
   ServerError,
 } from 'merchant-gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from './helpers';
 import {
   clientOf,
   createPayment,
@@ -37,15 +37,6 @@ function observe() {
     onError: (error: FollowReadError) => errors.push(error),
     logger: { debug() {}, info() {}, warn: keep, error: keep },
   };
-}
-
-/** Collects what watch yields, in the background. */
-function collect(updates: AsyncIterable<PaymentStatusResult>) {
-  const statuses: string[] = [];
-  const done = (async () => {
-    for await (const update of updates) statuses.push(update.status);
-  })();
-  return { statuses, done };
 }
 
 describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
