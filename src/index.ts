@@ -39,7 +39,7 @@ export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
-export type { PollOptions } from './polling';
+export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';

@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
-import { RateLimitedError } from './core/api-error';
-import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
+import type { ApiError } from './core/api-error';
+import {
+  type ConnectionError,
+  PollTimeoutError,
+  RequestValidationError,
+  type ValidationIssue,
+} from './core/errors';
+import { failureWaitMs, type HoldLimit, isTransient, MAX_HOLD_MS } from './core/follow-policy';
+import type { LevelLogger } from './core/logger';
 import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
@@ -8,12 +15,28 @@ import type { RequestOptions } from './core/transport';
 import type { PaymentStatusResult } from './schemas/payment-status';
 import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
 
+/**
+ * A status result in a final status (`isFinal: true`): what `payments.waitForFinal` resolves. Not
+ * a wire shape of its own (`PaymentStatusResultSchema` parses it): the status no longer changes;
+ * `failureCode` says why a failed payment failed, `info` how a succeeded one was paid.
+ */
+export interface FinalPaymentStatusResult extends PaymentStatusResult {
+  isFinal: true;
+}
+
+/**
+ * A failed status read that a follow outlives: a `ConnectionError` (a `TimeoutError` included),
+ * a `RateLimitedError`, or an `ApiError` with a 5xx status (a `ServerError`, or a proxy's 502/504).
+ */
+export type FollowReadError = ConnectionError | ApiError;
+
 /** Options of `payments.waitForFinal` and `payments.watch`. */
 export interface PollOptions {
   /** Stops polling at once, also during a wait or a held read; rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /**
-   * How long to poll, in milliseconds, before rejecting with `PollTimeoutError`.
+   * How long to poll, in milliseconds, before rejecting with `PollTimeoutError`. Failed reads do
+   * not shorten it: only this deadline, an abort or a permanent answer ends a follow.
    * At most 2147483647 (about 24.8 days).
    * @default 900000 (15 minutes)
    */
@@ -26,36 +49,66 @@ export interface PollOptions {
   intervalMs?: number | undefined;
   /**
    * The merchant whose status read to use (`GET /v1/payments/{id}/status`, API-key clients only).
-   * Falls back to the client's; with neither, or with the app scheme, polling reads the gateway's
-   * `GET /v1/gateway/payment/{id}/status`.
+   * Falls back to the `merchantId` of the `PaymentCreated` given, then to the client's; with none
+   * of them, or with the app scheme, polling reads the gateway's `GET /v1/gateway/payment/{id}/status`.
    */
   merchantId?: string | undefined;
   /** Called with the first result read and then once per status change, final one included. */
   onUpdate?: ((status: PaymentStatusResult) => void) | undefined;
+  /**
+   * Called with each failed read the follow outlives (no answer, a timeout, rate limiting, a
+   * 5xx), after the transport's own retries, before the follow waits and reads again. The
+   * follow also logs one `warn` line per failure. A permanent answer (400, 401, 403, 404, 409,
+   * a `ResponseValidationError`) is not passed here: it rejects the follow.
+   * @example
+   * ```ts
+   * await gateway.payments.waitForFinal(payment, {
+   *   onError: (error) => metrics.increment('payment_follow.read_failed', { name: error.name }),
+   * });
+   * ```
+   */
+  onError?: ((error: FollowReadError) => void) | undefined;
 }
 
 /**
- * Reads one payment status: immediate when `maxPollMs` is undefined, else held up to `maxPollMs`
- * until the status changes.
+ * Reads one payment status: merchant side when `merchantId` is set, else the gateway's;
+ * immediate when `maxPollMs` is undefined, else held up to `maxPollMs` until the status changes.
  */
 export type ReadStatus = (
   paymentId: string,
+  merchantId: string | undefined,
   maxPollMs: number | undefined,
   options: RequestOptions,
 ) => PromiseLike<PaymentStatusResult>;
+
+/** What a follow needs from its client. */
+export interface FollowContext {
+  read: ReadStatus;
+  /**
+   * The merchant to read for when neither the call nor the payment names one; undefined when
+   * the client cannot read the merchant side (the app scheme) or knows no merchant.
+   */
+  merchantId: string | undefined;
+  /** False for the app scheme: it always reads the gateway's side. */
+  merchantSide: boolean;
+  /** The client's limit on held reads, lowered when an intermediary cuts one. */
+  holdLimit: HoldLimit;
+  logger: LevelLogger;
+  redactor: Redactor;
+}
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const DEFAULT_INTERVAL_MS = 1_000;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 30_000;
-/** The longest `maxPollMs` a held read asks for. */
-const MAX_HOLD_MS = 30_000;
 // setTimeout fires at once past this, which would turn a long timeout into an immediate one.
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 interface Plan {
   paymentId: string;
-  created: PaymentCreated | undefined;
+  /** The merchant side is read for it; undefined reads the gateway's side. */
+  merchantId: string | undefined;
+  pollInMs: number | undefined;
   timeoutMs: number;
   intervalMs: number;
 }
@@ -64,16 +117,29 @@ function isPositive(value: unknown, max: number): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max;
 }
 
-function plan(operation: string, paymentOrId: unknown, options: PollOptions): Plan {
+function isMerchantId(value: unknown): value is string {
+  return z.safeParse(MerchantIdSchema, value).success;
+}
+
+const MERCHANT_ID_RULE = 'must be a non-empty merchant id of visible ASCII characters';
+
+function plan(
+  operation: string,
+  paymentOrId: unknown,
+  options: PollOptions,
+  context: FollowContext,
+): Plan {
   const issues: ValidationIssue[] = [];
-  let paymentId = '';
-  let created: PaymentCreated | undefined;
-  if (typeof paymentOrId === 'string') {
-    paymentId = paymentOrId;
-  } else if (typeof paymentOrId === 'object' && paymentOrId !== null) {
-    created = paymentOrId as PaymentCreated;
-    paymentId = typeof created.paymentId === 'string' ? created.paymentId : '';
-  }
+  // Own properties only, like the options: a polluted prototype must not name the merchant.
+  const payment = own(
+    typeof paymentOrId === 'object' ? (paymentOrId as PaymentCreated | null) : undefined,
+  );
+  const paymentId =
+    typeof paymentOrId === 'string'
+      ? paymentOrId
+      : typeof payment.paymentId === 'string'
+        ? payment.paymentId
+        : '';
   if (paymentId === '') {
     issues.push({
       field: 'paymentOrId',
@@ -84,13 +150,15 @@ function plan(operation: string, paymentOrId: unknown, options: PollOptions): Pl
     timeoutMs = DEFAULT_TIMEOUT_MS,
     intervalMs = DEFAULT_INTERVAL_MS,
     onUpdate,
-    merchantId,
+    onError,
+    merchantId: optionMerchantId,
   } = options;
-  if (merchantId !== undefined && !z.safeParse(MerchantIdSchema, merchantId).success) {
-    issues.push({
-      field: 'merchantId',
-      message: 'must be a non-empty merchant id of visible ASCII characters',
-    });
+  if (optionMerchantId !== undefined && !isMerchantId(optionMerchantId)) {
+    issues.push({ field: 'merchantId', message: MERCHANT_ID_RULE });
+  }
+  const paymentMerchantId = payment.merchantId;
+  if (paymentMerchantId !== undefined && !isMerchantId(paymentMerchantId)) {
+    issues.push({ field: 'paymentOrId.merchantId', message: MERCHANT_ID_RULE });
   }
   if (!isPositive(timeoutMs, MAX_TIMEOUT_MS)) {
     issues.push({
@@ -104,8 +172,19 @@ function plan(operation: string, paymentOrId: unknown, options: PollOptions): Pl
   if (onUpdate !== undefined && typeof onUpdate !== 'function') {
     issues.push({ field: 'onUpdate', message: 'must be a function' });
   }
+  if (onError !== undefined && typeof onError !== 'function') {
+    issues.push({ field: 'onError', message: 'must be a function' });
+  }
+  // The call's merchant, else the payment's, else the client's (checked too, before any read).
+  let merchantId = context.merchantSide ? (optionMerchantId ?? paymentMerchantId) : undefined;
+  if (context.merchantSide && merchantId === undefined && context.merchantId !== undefined) {
+    merchantId = context.merchantId;
+    if (!isMerchantId(merchantId)) {
+      issues.push({ field: 'merchantId', message: `${MERCHANT_ID_RULE} (the client's)` });
+    }
+  }
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
-  return { paymentId, created, timeoutMs, intervalMs };
+  return { paymentId, merchantId, pollInMs: hint(payment.pollInMs), timeoutMs, intervalMs };
 }
 
 // A hint that is not a finite number (a hand-built PaymentCreated) must not turn into a 0 ms loop.
@@ -126,22 +205,43 @@ function answeredEarly(elapsedMs: number, maxPollMs: number): boolean {
 }
 
 /**
+ * Lets the process exit while only this timer is left (Node and Bun: `unref()`; Deno:
+ * `Deno.unrefTimer`; elsewhere timers never hold a process).
+ */
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  const handle: unknown = timer;
+  if (typeof handle === 'object' && handle !== null && 'unref' in handle) {
+    (handle as { unref(): void }).unref();
+    return;
+  }
+  const deno = (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno;
+  deno?.unrefTimer?.(handle);
+}
+
+/**
  * Reads the payment's status until it is final, yielding the first result, then each result whose
  * status changed, then the final one, which it also returns. Reads alternate between immediate
- * and held ones (see the contract's Polling section). Every timer and listener is gone once it
- * settles or is closed (a `break` out of `for await` closes it).
+ * and held ones (see the contract's Polling section). A read that fails transiently is followed,
+ * after a backoff, by another; only a permanent answer, the deadline or an abort ends it. Every
+ * timer and listener is gone once it settles or is closed (a `break` out of `for await` closes it).
  */
 export async function* poll(
-  read: ReadStatus,
+  context: FollowContext,
   operation: string,
   paymentOrId: PaymentCreated | string,
   options: PollOptions = {},
-  redactor?: Redactor,
-): AsyncGenerator<PaymentStatusResult, PaymentStatusResult, undefined> {
+): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
   // Own properties only: a polluted Object.prototype must not change how we poll.
   const opts = own(options);
-  const { paymentId, created, timeoutMs, intervalMs } = plan(operation, paymentOrId, opts);
-  const { signal: callerSignal, onUpdate } = opts;
+  const {
+    paymentId,
+    merchantId,
+    timeoutMs,
+    intervalMs,
+    pollInMs: hinted,
+  } = plan(operation, paymentOrId, opts, context);
+  const { signal: callerSignal, onUpdate, onError } = opts;
+  const { read, holdLimit, logger, redactor } = context;
   callerSignal?.throwIfAborted();
 
   // One signal for the caller's abort and our deadline: it cuts waits short and aborts reads.
@@ -156,9 +256,15 @@ export async function* poll(
     timedOut = true;
     controller.abort();
   }, timeoutMs);
+  // A `watch` iterator dropped at a `yield` must not hold the process until its deadline. A live
+  // follow always has a read or a wait pending, and those keep the process alive.
+  unref(deadline);
 
   let last: PaymentStatusResult | undefined;
-  let pollInMs = hint(created?.pollInMs);
+  // The failure of the last read that completed, while no read has succeeded since.
+  let failure: FollowReadError | undefined;
+  let failures = 0;
+  let pollInMs = hinted;
   const pace = () => clamp(pollInMs ?? intervalMs);
   // Believed until a held read comes back early without a change.
   let serviceHolds = true;
@@ -170,27 +276,45 @@ export async function* poll(
       const started = Date.now();
       const maxPollMs: number | undefined =
         nextHeld && serviceHolds
-          ? Math.max(1, Math.min(MAX_HOLD_MS, deadlineAt - started))
+          ? holdLimit.cap(Math.min(MAX_HOLD_MS, deadlineAt - started))
           : undefined;
       let result: PaymentStatusResult;
       try {
-        result = await read(paymentId, maxPollMs, { signal: controller.signal });
+        // A held read is one attempt: a transport retry would ask for the same hold an
+        // intermediary has just cut, and hide how long the cut attempt lasted.
+        const requestOptions: RequestOptions =
+          maxPollMs === undefined
+            ? { signal: controller.signal }
+            : { signal: controller.signal, maxRetries: 0 };
+        result = await read(paymentId, merchantId, maxPollMs, requestOptions);
       } catch (error) {
-        if (!(error instanceof RateLimitedError) || controller.signal.aborted) throw error;
-        // The transport gave up; wait at least as long as the service asked, then read again.
-        wait = Math.max(error.retryAfterMs ?? 0, pace());
+        if (controller.signal.aborted || !isTransient(error)) throw error;
+        const failed = error as FollowReadError;
+        failure = failed;
+        failures += 1;
+        if (maxPollMs !== undefined) holdLimit.failed(Date.now() - started);
+        wait = failureWaitMs(pace(), failures, failed);
+        // After a failure nothing is known: read at once, then hold again.
+        nextHeld = false;
+        logger.log(
+          'warn',
+          `${operation}: ${failed.message}; still following (failure ${failures} in a row), next read in ${wait} ms`,
+          { paymentId, failures, waitMs: wait },
+        );
+        onError?.(failed);
         continue;
       }
+      failure = undefined;
+      failures = 0;
       const changed = last !== undefined && result.status !== last.status;
       const first = last === undefined;
       last = result;
       pollInMs = hint(result.pollInMs) ?? pollInMs;
-      const final = created?.isFinal === true || result.isFinal === true;
-      if (first || changed || final) {
+      if (first || changed || isFinal(result)) {
         onUpdate?.(result);
         yield result;
       }
-      if (final) return result;
+      if (isFinal(result)) return result;
       if (maxPollMs !== undefined && !changed && answeredEarly(Date.now() - started, maxPollMs)) {
         serviceHolds = false;
       }
@@ -204,8 +328,8 @@ export async function* poll(
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timedOut) {
       // The error shows what the service sent, which must not carry the client's keys.
-      const shown = redactor ? (redactor.value(last) as PaymentStatusResult | undefined) : last;
-      throw new PollTimeoutError(operation, paymentId, timeoutMs, shown);
+      const shown = redactor.value(last) as PaymentStatusResult | undefined;
+      throw new PollTimeoutError(operation, paymentId, timeoutMs, shown, failure);
     }
     throw error;
   } finally {
@@ -214,14 +338,18 @@ export async function* poll(
   }
 }
 
+/** Final means the read said `isFinal: true`: an unknown status is not final. */
+function isFinal(result: PaymentStatusResult): result is FinalPaymentStatusResult {
+  return result.isFinal === true;
+}
+
 /** Polls until the payment is final and resolves with that result. */
 export async function waitForFinal(
-  read: ReadStatus,
+  context: FollowContext,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
-  redactor?: Redactor,
-): Promise<PaymentStatusResult> {
-  const updates = poll(read, 'payments.waitForFinal', paymentOrId, options, redactor);
+): Promise<FinalPaymentStatusResult> {
+  const updates = poll(context, 'payments.waitForFinal', paymentOrId, options);
   for (;;) {
     const step = await updates.next();
     if (step.done) return step.value;
@@ -230,10 +358,9 @@ export async function waitForFinal(
 
 /** Polls until the payment is final, yielding the first result and each change of status. */
 export function watch(
-  read: ReadStatus,
+  context: FollowContext,
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
-  redactor?: Redactor,
 ): AsyncIterable<PaymentStatusResult> {
-  return poll(read, 'payments.watch', paymentOrId, options, redactor);
+  return poll(context, 'payments.watch', paymentOrId, options);
 }

@@ -148,9 +148,16 @@ export class PaginationError extends MerchantGatewayError {
 // An inline type import keeps this block appended without touching the file's head.
 type PaymentStatusResult = import('../schemas/payment-status').PaymentStatusResult;
 
-/** `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final. */
+/**
+ * `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final.
+ * `cause` is the failure of the last read when it failed (a `ConnectionError`, a `TimeoutError`,
+ * a `RateLimitedError` or a 5xx `ServerError`): the service was not answering, rather than the
+ * payment not moving.
+ */
 export class PollTimeoutError extends MerchantGatewayError {
   override readonly name: string = 'PollTimeoutError';
+  /** The payment that was followed. */
+  readonly paymentId: string;
   /** The last status read before time ran out; undefined when no read completed. */
   readonly lastStatus: PaymentStatusResult | undefined;
 
@@ -159,10 +166,15 @@ export class PollTimeoutError extends MerchantGatewayError {
     paymentId: string,
     waitedMs: number,
     lastStatus: PaymentStatusResult | undefined,
+    cause?: Error,
   ) {
     const last =
       lastStatus === undefined ? 'no status read yet' : `last status: ${lastStatus.status}`;
-    super(`${operation}: payment ${paymentId} not final after ${waitedMs} ms (${last})`);
+    super(
+      `${operation}: payment ${paymentId} not final after ${waitedMs} ms (${last})`,
+      cause === undefined ? undefined : { cause },
+    );
+    this.paymentId = paymentId;
     this.lastStatus = lastStatus;
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError, RateLimitedError } from './api-error';
+import { ApiError, parseRetryAfter, RateLimitedError } from './api-error';
 import { ConnectionError } from './errors';
 import { isPermanent, withJitter } from './retry';
 
@@ -23,13 +23,20 @@ export function isTransient(error: unknown): boolean {
 /**
  * The wait before the next read after `failures` consecutive failed reads: the wait the read would
  * have had (`paceMs`), doubled per failure, jittered, at most 30 s; never shorter than a
- * `Retry-After` the service gave.
+ * `Retry-After` the service gave (a 429's, or a 503's), which may be longer than 30 s.
  */
 export function failureWaitMs(paceMs: number, failures: number, error: unknown): number {
   const doubled = Math.min(MAX_FOLLOW_WAIT_MS, paceMs * 2 ** Math.max(0, failures - 1));
   const jittered = Math.min(MAX_FOLLOW_WAIT_MS, withJitter(doubled, 0.25));
-  const asked = error instanceof RateLimitedError ? (error.retryAfterMs ?? 0) : 0;
-  return Math.max(jittered, asked);
+  return Math.max(jittered, askedWaitMs(error));
+}
+
+/** How long the failed answer asked the client to wait: `retry-after-ms` or `Retry-After`. */
+function askedWaitMs(error: unknown): number {
+  if (error instanceof RateLimitedError) return error.retryAfterMs ?? 0;
+  // A 503 may carry Retry-After too (a service in maintenance, a proxy shedding load).
+  if (error instanceof ApiError) return parseRetryAfter(new Headers(error.headers)) ?? 0;
+  return 0;
 }
 
 /**

@@ -3,7 +3,13 @@ import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
-import { type PollOptions, type ReadStatus, waitForFinal, watch } from '../polling';
+import {
+  type FinalPaymentStatusResult,
+  type FollowContext,
+  type PollOptions,
+  waitForFinal,
+  watch,
+} from '../polling';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import type {
   PaymentActionParams,
@@ -24,7 +30,6 @@ import {
 import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
 import {
   cancelPayment,
-  checkedMerchantId,
   checkedPaymentStatus,
   paymentDetails,
   paymentStatus,
@@ -35,10 +40,12 @@ import { merchantIdFor, type ResourceContext } from './resource';
 /** Payments: create, read, follow to a final status, and list. */
 export class Payments {
   readonly #context: ResourceContext;
+  readonly #follow: FollowContext;
   #referenceHinted = false;
 
   constructor(context: ResourceContext) {
     this.#context = context;
+    this.#follow = Payments.#followContext(context);
   }
 
   /**
@@ -95,7 +102,8 @@ export class Payments {
         body,
         idempotency: 'always',
         response: PaymentCreatedSchema,
-        select: (payment) => payment,
+        // The merchant it was created for, so following it reads that merchant's status.
+        select: (payment) => ({ ...payment, merchantId }),
         options,
       };
     });
@@ -221,13 +229,20 @@ export class Payments {
 
   /**
    * Follows the payment until its status is final and resolves with that status result
-   * (`failureCode` when failed, `info.txId` when succeeded).
+   * (`isFinal: true`; `failureCode` when failed, `info.txId` when succeeded).
    *
    * It reads the status endpoint: `GET /v1/payments/{id}/status` for API-key clients with a
-   * merchant id (the option, else the client's), else `GET /v1/gateway/payment/{id}/status`.
-   * Reads alternate between immediate and held ones (`maxPollMs` up to 30 s), so a change while a
-   * read is held arrives at once, and no read starts sooner than `pollInMs` (else `intervalMs`)
-   * after an immediate one. A service that does not hold reads is read once per `pollInMs`.
+   * merchant id (the option, else the `PaymentCreated`'s own, else the client's), else
+   * `GET /v1/gateway/payment/{id}/status`. Reads alternate between immediate and held ones
+   * (`maxPollMs` up to 30 s), so a change while a read is held arrives at once, and no read
+   * starts sooner than `pollInMs` (else `intervalMs`) after an immediate one. A service that does
+   * not hold reads is read once per `pollInMs`.
+   *
+   * Failed reads do not end it: no answer, a timeout, rate limiting or a 5xx (a restarting
+   * service, a proxy's 502 or 504) is reported to `onError` and logged as one `warn` line, and
+   * the next read follows after a backoff (doubling per failure in a row, at most 30 s, at least
+   * a `Retry-After`). A held read cut by an intermediary makes the client's later held reads
+   * shorter than the cut.
    *
    * @example
    * ```ts
@@ -236,22 +251,24 @@ export class Payments {
    * const result = await gateway.payments.waitForFinal(payment, { timeoutMs: 10 * 60_000 });
    * if (result.status === 'succeeded') ship('order-1042', result.info?.txId);
    * ```
-   * @throws {PollTimeoutError} after `timeoutMs` (default 15 minutes), with the last result read.
+   * @throws {PollTimeoutError} after `timeoutMs` (default 15 minutes), with the last result read
+   * and, when the last read failed, that failure as `cause`.
    * @throws {RequestValidationError} before any read, for a bad id or option.
-   * @throws {ApiError} what a read threw once retries were spent (e.g. `NotFoundError`); rate
-   * limiting only stretches the wait. An abort rejects with the signal's reason.
+   * @throws {ApiError} on a permanent answer (400, 401, 403, 404, 409), at once.
+   * @throws {ResponseValidationError} when a read's body does not match the schema, at once.
+   * An abort rejects with the signal's reason.
    */
   waitForFinal(
     paymentOrId: PaymentCreated | string,
     options?: PollOptions,
-  ): Promise<PaymentStatusResult> {
-    const { redactor } = this.#context.transport.config;
-    return waitForFinal(this.#statusReader(options), paymentOrId, options, redactor);
+  ): Promise<FinalPaymentStatusResult> {
+    return waitForFinal(this.#follow, paymentOrId, options);
   }
 
   /**
    * Follows the payment like `waitForFinal`, yielding the first result read, then one result per
-   * status change, and ending after the final one. Breaking out of the loop stops polling.
+   * status change, and ending after the final one. Breaking out of the loop stops polling; an
+   * iterator dropped without `return()` keeps no timer alive.
    *
    * @example
    * ```ts
@@ -265,29 +282,28 @@ export class Payments {
     paymentOrId: PaymentCreated | string,
     options?: PollOptions,
   ): AsyncIterable<PaymentStatusResult> {
-    const { redactor } = this.#context.transport.config;
-    return watch(this.#statusReader(options), paymentOrId, options, redactor);
+    return watch(this.#follow, paymentOrId, options);
   }
 
-  /** The status read polling uses: merchant side for API-key clients that know the merchant. */
-  #statusReader(options: PollOptions | undefined): ReadStatus {
-    const context = this.#context;
+  /** What a follow of this client uses: its status read, merchant, hold limit and logger. */
+  static #followContext(context: ResourceContext): FollowContext {
+    const { config } = context.transport;
     // Only the apiKey scheme may use the merchant-side read; the app scheme reads the gateway's.
-    const apiKeyScheme = Object.hasOwn(context.transport.config.authHeaders, 'Api-Key');
-    const merchantId = apiKeyScheme ? (options?.merchantId ?? context.merchantId) : undefined;
-    return (paymentId, maxPollMs, requestOptions) =>
-      paymentStatus(
-        context,
-        'payments.status',
-        paymentId,
-        () => ({
-          merchantId:
-            merchantId === undefined
-              ? undefined
-              : checkedMerchantId(context, 'payments.status', merchantId),
-          maxPollMs,
-        }),
-        requestOptions,
-      );
+    const merchantSide = Object.hasOwn(config.authHeaders, 'Api-Key');
+    return {
+      read: (paymentId, merchantId, maxPollMs, options) =>
+        paymentStatus(
+          context,
+          'payments.status',
+          paymentId,
+          () => ({ merchantId, maxPollMs }),
+          options,
+        ),
+      merchantId: merchantSide ? context.merchantId : undefined,
+      merchantSide,
+      holdLimit: context.holdLimit,
+      logger: config.logger,
+      redactor: config.redactor,
+    };
   }
 }

@@ -28,6 +28,14 @@ const paymentCreated = responseObject({
   expiresAt: z.number(),
   /** Send the buyer here to pay. */
   gatewayUrl: z.string(),
+  /**
+   * Not a field the service sends: the merchant the `payments.create` call was for (its
+   * `merchantId`, else the client's), added by the SDK so that `waitForFinal(payment)` and
+   * `watch(payment)` read that merchant's status. Absent on a `PaymentCreated` built or stored
+   * without it; following one then uses the call's or the client's merchant.
+   */
+  // Not the service's field to break: whatever a body carries there never fails a create.
+  merchantId: z.catch(z.optional(z.string()), undefined),
 });
 /** What `payments.create` returns: id, status, `pollInMs` hint and the `gatewayUrl` for the buyer. */
 export interface PaymentCreated extends z.output<typeof paymentCreated> {}

@@ -94,4 +94,18 @@ export function recorder(
   };
 }
 
+/** Runs `body` with `Object.prototype` polluted as a buggy host app would, restored in `finally`. */
+export async function polluted<T>(
+  pollution: Record<string, unknown>,
+  body: () => Promise<T>,
+): Promise<T> {
+  const proto = Object.prototype as Record<string, unknown>;
+  try {
+    for (const [key, value] of Object.entries(pollution)) proto[key] = value;
+    return await body();
+  } finally {
+    for (const key of Object.keys(pollution)) delete proto[key];
+  }
+}
+
 export { HttpResponse, http };

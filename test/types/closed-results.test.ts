@@ -43,7 +43,10 @@ describe('every result type is closed: a misspelt field does not compile', () =>
     payment.gatewayURL;
     // @ts-expect-error paymentID is not a field
     payment.paymentID;
+    // @ts-expect-error merchantID is not a field (merchantId, which the SDK adds, is)
+    payment.merchantID;
     expectTypeOf(payment.gatewayUrl).toEqualTypeOf<string>();
+    expectTypeOf(payment.merchantId).toEqualTypeOf<string | undefined>();
   });
 
   it('PaymentView and its amount, display, buyer and merchant', () => {

@@ -1,16 +1,22 @@
 import {
   type ApiPromise,
+  type ConnectionError,
   type CreateRequestOptions,
+  type FinalPaymentStatusResult,
+  type FollowReadError,
   MerchantGateway,
   type PaymentActionParams,
   type PaymentCancellation,
+  type PaymentCreated,
   type PaymentDetails,
   type PaymentStatusParams,
   type PaymentStatusResult,
+  type PollOptions,
   type PollTimeoutError,
   type Refund,
   type RefundCreateParams,
   type RequestOptions,
+  type ServerError,
 } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -49,10 +55,37 @@ describe('payment action signatures', () => {
     expectTypeOf(misuse).toBeFunction();
   });
 
-  it('polling returns status results', () => {
-    expectTypeOf(payments.waitForFinal('pay_1')).toEqualTypeOf<Promise<PaymentStatusResult>>();
+  it('polling returns status results, waitForFinal a final one', () => {
+    expectTypeOf(payments.waitForFinal('pay_1')).toEqualTypeOf<Promise<FinalPaymentStatusResult>>();
+    expectTypeOf<FinalPaymentStatusResult['isFinal']>().toEqualTypeOf<true>();
+    expectTypeOf<FinalPaymentStatusResult>().toExtend<PaymentStatusResult>();
     expectTypeOf(payments.watch('pay_1')).toEqualTypeOf<AsyncIterable<PaymentStatusResult>>();
     expectTypeOf<PollTimeoutError['lastStatus']>().toEqualTypeOf<PaymentStatusResult | undefined>();
+    expectTypeOf<PollTimeoutError['paymentId']>().toEqualTypeOf<string>();
+  });
+
+  it('a final result is closed, and its isFinal is narrowed', () => {
+    const check = (result: FinalPaymentStatusResult) => {
+      // @ts-expect-error failureCOde is not a field (failureCode is)
+      void result.failureCOde;
+      // @ts-expect-error a final result is never isFinal: false
+      const open: FinalPaymentStatusResult = { ...result, isFinal: false };
+      void open;
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
+  it('a created payment carries the merchant it was created for', () => {
+    expectTypeOf<PaymentCreated['merchantId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(payments.waitForFinal).parameter(0).toEqualTypeOf<PaymentCreated | string>();
+  });
+
+  it('onError receives the failures a follow outlives', () => {
+    expectTypeOf<NonNullable<PollOptions['onError']>>()
+      .parameter(0)
+      .toEqualTypeOf<FollowReadError>();
+    expectTypeOf<ConnectionError>().toExtend<FollowReadError>();
+    expectTypeOf<ServerError>().toExtend<FollowReadError>();
   });
 });
 

@@ -1,5 +1,6 @@
 import { MerchantGateway } from 'merchant-gateway';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { polluted } from '../../support';
 import { API_KEY, hostile } from './server';
 
 interface Seen {
@@ -61,17 +62,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const close of closers) await close();
 });
-
-/** Runs `body` with `Object.prototype` polluted as a buggy host app would, restored in `finally`. */
-async function polluted<T>(pollution: Record<string, unknown>, body: () => Promise<T>): Promise<T> {
-  const proto = Object.prototype as Record<string, unknown>;
-  try {
-    for (const [key, value] of Object.entries(pollution)) proto[key] = value;
-    return await body();
-  } finally {
-    for (const key of Object.keys(pollution)) delete proto[key];
-  }
-}
 
 describe('a polluted Object.prototype changes nothing the SDK sends', () => {
   test('an inherited baseUrl, fetch or headers neither redirects the key nor drops it', async () => {

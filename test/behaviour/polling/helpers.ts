@@ -1,4 +1,9 @@
-import type { ClientOptions, MerchantGateway, PaymentCreated } from 'merchant-gateway';
+import type {
+  ClientOptions,
+  MerchantGateway,
+  PaymentCreated,
+  PaymentStatusResult,
+} from 'merchant-gateway';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import {
   BASE_URL,
@@ -150,6 +155,16 @@ export function useScriptedGateway() {
       };
     },
   };
+}
+
+/** Collects the statuses `updates` yields, in the background, while the test goes on. */
+export function collect(updates: AsyncIterable<PaymentStatusResult>) {
+  const statuses: string[] = [];
+  const done = (async () => {
+    for await (const update of updates) statuses.push(update.status);
+  })();
+  done.catch(() => {});
+  return { statuses, done };
 }
 
 /** Attaches a no-op catch so a rejection checked later is not reported as unhandled. */

@@ -1,4 +1,4 @@
-import type { PaymentStatusResult } from 'merchant-gateway';
+import type { FinalPaymentStatusResult, PaymentStatusResult } from 'merchant-gateway';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   created,
@@ -146,7 +146,7 @@ describe('long polling on the status reads', () => {
       [3000, { status: 'failed', failureCode: 'declined_user', pollInMs: null }],
     ]);
     const done = gateway().payments.waitForFinal(PAYMENT_ID);
-    expectTypeOf(done).toEqualTypeOf<Promise<PaymentStatusResult>>();
+    expectTypeOf(done).toEqualTypeOf<Promise<FinalPaymentStatusResult>>();
 
     await vi.advanceTimersByTimeAsync(10_000);
 

@@ -1,4 +1,4 @@
-import { MerchantGateway, type PaymentCreated } from 'merchant-gateway';
+import { MerchantGateway } from 'merchant-gateway';
 import {
   createMockGateway,
   type MockGateway,
@@ -6,6 +6,7 @@ import {
   type MockServer,
 } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPayment as create, statusReads, until } from './real-http';
 
 const POLL_IN_MS = 100;
 
@@ -32,18 +33,6 @@ function useServedMock(options: MockGatewayOptions = {}) {
 function advanceEvery(mock: MockGateway, ms: number): () => void {
   const timer = setInterval(() => mock.advancePayments(), ms);
   return () => clearInterval(timer);
-}
-
-function create(gateway: MerchantGateway, referenceId: string): Promise<PaymentCreated> {
-  return gateway.payments.create({ amount: { unit: 'iso4217/USD', value: '1250' }, referenceId });
-}
-
-function statusReads(mock: MockGateway, paymentId: string) {
-  return mock.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${paymentId}/status`));
-}
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe('long polling the mock service over real HTTP', () => {

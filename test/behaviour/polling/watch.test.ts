@@ -1,18 +1,8 @@
-import { type PaymentStatusResult, RequestValidationError } from 'merchant-gateway';
+import { RequestValidationError } from 'merchant-gateway';
 import { describe, expect, it, vi } from 'vitest';
-import { created, gateway, PAYMENT_ID, useScriptedGateway } from './helpers';
+import { collect, created, gateway, PAYMENT_ID, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();
-
-/** Collects what `updates` yields, in the background, while the test moves the clock. */
-function collect(views: AsyncIterable<PaymentStatusResult>) {
-  const statuses: string[] = [];
-  const done = (async () => {
-    for await (const update of views) statuses.push(update.status);
-  })();
-  done.catch(() => {});
-  return { statuses, done };
-}
 
 describe('watch', () => {
   it('yields the first result and then only status changes, ending after the final one', async () => {

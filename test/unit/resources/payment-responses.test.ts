@@ -23,8 +23,20 @@ describe('payments.create response', () => {
     answer(paymentCreated, 201);
     const { data, response } = await create().withResponse();
     expect(response.status).toBe(201);
-    expect(data).toStrictEqual(paymentCreated);
+    expect(data).toStrictEqual({ ...paymentCreated, merchantId: 'mer_1' });
   });
+
+  it.each([
+    { rule: 'another merchant', merchantId: 'mer_other' },
+    { rule: 'a number', merchantId: 42 },
+    { rule: 'null', merchantId: null },
+  ])(
+    'adds the merchant the call sent, even over a merchantId body field of $rule',
+    async ({ merchantId }) => {
+      answer({ ...paymentCreated, merchantId }, 201);
+      await expect(create()).resolves.toStrictEqual({ ...paymentCreated, merchantId: 'mer_1' });
+    },
+  );
 
   it.each([
     {
@@ -39,7 +51,7 @@ describe('payments.create response', () => {
     },
   ])('accepts $rule, keeping the body whole', async ({ body }) => {
     answer(body, 201);
-    await expect(create()).resolves.toStrictEqual(body);
+    await expect(create()).resolves.toStrictEqual({ ...body, merchantId: 'mer_1' });
   });
 
   it('rejects a 201 without paymentId as a ResponseValidationError with its issues, status and body', async () => {

@@ -1,0 +1,179 @@
+// Follows over real sockets through what production puts in their way: a proxy that cuts requests
+// idle for 2 s (so held reads of up to 30 s are cut), and the service restarting on its port.
+import {
+  ConnectionError,
+  type FollowReadError,
+  type LogData,
+  type MerchantGateway,
+  ServerError,
+} from 'merchant-gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from './helpers';
+import {
+  clientOf,
+  createPayment,
+  heldFor,
+  type IdleProxy,
+  idleCuttingProxy,
+  type ServedMock,
+  serveMock,
+  sleep,
+  statusReads,
+  until,
+} from './real-http';
+
+const IDLE_MS = 2000;
+
+/** Failures as onError saw them, and the warn lines the client logged. */
+function observe() {
+  const errors: FollowReadError[] = [];
+  const warnings: string[] = [];
+  const keep = (data: LogData) => {
+    if (/still following/.test(data.message)) warnings.push(data.message);
+  };
+  return {
+    errors,
+    warnings,
+    onError: (error: FollowReadError) => errors.push(error),
+    logger: { debug() {}, info() {}, warn: keep, error: keep },
+  };
+}
+
+describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
+  let served: ServedMock;
+  let proxy: IdleProxy;
+  beforeAll(async () => {
+    served = await serveMock();
+    proxy = await idleCuttingProxy(served.url, IDLE_MS);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await served.close();
+  });
+
+  /** A fresh client behind the proxy: it has not learned the proxy's limit yet. */
+  function behindProxy(seen: ReturnType<typeof observe>): MerchantGateway {
+    return clientOf(served.mock, proxy.url, { logger: seen.logger, logLevel: 'warn' });
+  }
+
+  it('waitForFinal learns the cut from one 504 and reaches the final status', async () => {
+    const seen = observe();
+    const gateway = behindProxy(seen);
+    const payment = await createPayment(gateway, 'order-proxy-1');
+    const cutsBefore = proxy.cuts;
+    const done = gateway.payments.waitForFinal(payment, {
+      timeoutMs: 20_000,
+      onError: seen.onError,
+    });
+
+    // The first held read asks for ~20 s, is cut at 2 s; later ones ask for less than it lasted.
+    const reads = () => statusReads(served.mock, payment.paymentId);
+    await until(() => reads().filter((r) => heldFor(r) !== undefined).length >= 3);
+    served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    const result = await done;
+
+    expect(result).toMatchObject({ status: 'succeeded', isFinal: true });
+    expect(proxy.cuts - cutsBefore).toBe(1);
+    expect(seen.errors).toHaveLength(1);
+    expect(seen.errors[0]).toBeInstanceOf(ServerError);
+    expect(seen.errors[0]).toMatchObject({ status: 504 });
+    expect(seen.warnings).toHaveLength(1);
+    const held = reads().flatMap((r) => heldFor(r) ?? []);
+    expect(held[0]).toBeGreaterThan(IDLE_MS);
+    for (const later of held.slice(1)) expect(later).toBeLessThan(IDLE_MS);
+  }, 15_000);
+
+  it('watch yields every status through the cuts and ends after the final one', async () => {
+    const seen = observe();
+    const gateway = behindProxy(seen);
+    const payment = await createPayment(gateway, 'order-proxy-2');
+    const cutsBefore = proxy.cuts;
+    const watched = collect(gateway.payments.watch(payment, { onError: seen.onError }));
+
+    await until(() => seen.errors.length === 1);
+    served.mock.setPaymentStatus(payment.paymentId, 'processing');
+    await until(() => watched.statuses.length === 2);
+    await sleep(1500); // a held read or two of the learned length, none cut
+    served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    await watched.done;
+
+    expect(watched.statuses).toEqual(['requires_action', 'processing', 'succeeded']);
+    expect(proxy.cuts - cutsBefore).toBe(1);
+    expect(seen.errors).toHaveLength(1);
+    expect(seen.warnings).toHaveLength(1);
+  }, 15_000);
+});
+
+describe('while the service restarts on the same port', () => {
+  let served: ServedMock;
+  beforeAll(async () => {
+    served = await serveMock();
+  });
+  afterAll(() => served.close());
+
+  /** A client counting the attempts that got no response (refused or dropped): each is one failed read here. */
+  function counting(seen: ReturnType<typeof observe>) {
+    const unanswered = { count: 0 };
+    const gateway = clientOf(served.mock, served.url, {
+      // One attempt per read, so every refused connection is one failure the follow outlives.
+      maxRetries: 0,
+      logger: seen.logger,
+      logLevel: 'warn',
+      fetch: (input, init) =>
+        globalThis.fetch(input, init).catch((error: unknown) => {
+          if (!init?.signal?.aborted) unanswered.count += 1;
+          throw error;
+        }),
+    });
+    return { gateway, unanswered };
+  }
+
+  /** Stops the mock while a held read is open, keeps it down for `downMs`, starts it again. */
+  async function restart(paymentId: string, downMs: number): Promise<void> {
+    await until(() => statusReads(served.mock, paymentId).some((r) => heldFor(r) !== undefined));
+    await sleep(200);
+    await served.stop();
+    await sleep(downMs);
+    await served.start();
+  }
+
+  it('waitForFinal reaches the final status, reporting each unanswered read to onError', async () => {
+    const seen = observe();
+    const { gateway, unanswered } = counting(seen);
+    const payment = await createPayment(gateway, 'order-restart-1');
+    const done = gateway.payments.waitForFinal(payment, {
+      timeoutMs: 20_000,
+      onError: seen.onError,
+    });
+
+    await restart(payment.paymentId, 1500);
+    served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    const result = await done;
+
+    expect(result).toMatchObject({ status: 'succeeded', isFinal: true });
+    expect(seen.errors.length).toBeGreaterThanOrEqual(2);
+    for (const error of seen.errors) expect(error).toBeInstanceOf(ConnectionError);
+    expect(seen.errors).toHaveLength(unanswered.count);
+    expect(seen.warnings).toHaveLength(unanswered.count);
+  }, 15_000);
+
+  it('watch yields every status across a restart and ends after the final one', async () => {
+    const seen = observe();
+    const { gateway, unanswered } = counting(seen);
+    const payment = await createPayment(gateway, 'order-restart-2');
+    const watched = collect(gateway.payments.watch(payment, { onError: seen.onError }));
+
+    await restart(payment.paymentId, 1000);
+    served.mock.setPaymentStatus(payment.paymentId, 'processing');
+    await until(() => watched.statuses.length === 2);
+    await served.stop();
+    await sleep(1000);
+    served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    await served.start();
+    await watched.done;
+
+    expect(watched.statuses).toEqual(['requires_action', 'processing', 'succeeded']);
+    expect(seen.errors.length).toBeGreaterThanOrEqual(2);
+    expect(seen.errors).toHaveLength(unanswered.count);
+  }, 15_000);
+});
