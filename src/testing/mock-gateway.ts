@@ -1,6 +1,7 @@
 import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
+import { AutoAdvance } from './service/auto-advance';
 import { checkFault } from './service/fault-responses';
 import { merchantJson, settlementsJson } from './service/merchants';
 import { refundedAt } from './service/payment-actions';
@@ -98,8 +99,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
   // Built on first read, so msw loads only for those who serve the mock with it.
   let handlers: ReturnType<typeof createHandlers> | undefined;
+  const autoAdvance = new AutoAdvance(options.autoAdvanceMs, () => mock.advancePayments());
+  let openServers = 0;
 
-  return {
+  const mock: MockGateway = {
     credentials,
     sample: store.sample,
     get handlers() {
@@ -128,8 +131,24 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       if (isNetworkError(result)) throw new TypeError('fetch failed (mock gateway network error)');
       return result;
     },
-    listen: (listenOptions) => listen(store, listenOptions),
-    reset: () => store.reset(),
+    async listen(listenOptions) {
+      const server = await listen(store, listenOptions);
+      if (openServers++ === 0 && !autoAdvance.running) autoAdvance.start();
+      let closed = false;
+      return {
+        url: server.url,
+        async close() {
+          await server.close();
+          // A mock no longer served stops changing; listen() or reset() starts it again.
+          if (!closed && --openServers === 0) autoAdvance.stop();
+          closed = true;
+        },
+      };
+    },
+    reset() {
+      store.reset();
+      autoAdvance.start();
+    },
     setPaymentStatus(paymentId, status) {
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
@@ -181,6 +200,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         .map((p) => paymentView(p, now));
     },
   };
+  autoAdvance.start();
+  return mock;
 }
 
 function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {

@@ -56,6 +56,16 @@ export interface MockGatewayOptions {
    * @default true
    */
   holdStatusReads?: boolean;
+  /**
+   * Moves every open payment one step along the default path (`requires_action` → `processing` →
+   * `succeeded`) every this many milliseconds, as `advancePayments()` does, so a pipeline sees
+   * payments finish with no control calls. Off when left out. The timer never keeps a process
+   * alive; `reset()` restarts its period, and closing the last server of `listen()` stops it
+   * (`listen()` again starts it).
+   * @example
+   * const mock = createMockGateway({ autoAdvanceMs: 500 }); // created → succeeded in about 1 s
+   */
+  autoAdvanceMs?: number;
 }
 
 /** One request the mock received, with credentials masked. */
