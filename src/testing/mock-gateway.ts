@@ -132,7 +132,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       return result;
     },
     async listen(listenOptions) {
-      const server = await listen(store, listenOptions);
+      const server = await listen(store, listenOptions, mock);
       if (openServers++ === 0 && !autoAdvance.running) autoAdvance.start();
       let closed = false;
       return {
