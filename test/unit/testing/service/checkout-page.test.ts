@@ -36,13 +36,14 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await res.text();
-    const { expiresAt } = h.mock.getPayment(payment.paymentId) ?? { expiresAt: 0 };
+    const { expiresAt, checkout: none } = h.mock.getPayment(payment.paymentId) ?? {};
+    expect(none).toBeNull();
     expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(html).toMatch(/<title>Pay Sample[^<]*: 12\.50 USD/);
     expect(html).toContain(`<h1>Pay ${h.mock.sample.merchantName}</h1>`);
     expect(html).toContain('<dd>12.50 USD</dd>');
     expect(html).toContain('<dd>12.5 USDC on Base</dd>');
-    expect(html).toContain(`<time datetime="${new Date(expiresAt * 1000).toISOString()}">`);
+    expect(html).toContain(`<time datetime="${new Date((expiresAt ?? 0) * 1000).toISOString()}">`);
     const path = new URL(payment.gatewayUrl).pathname;
     expect(html).toContain(`<form method="post" action="${path}">`);
     for (const [action, label] of [
@@ -159,6 +160,7 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
       ['cancel', checkout.errorUrl],
     ])('%s sends the buyer (303) to %s', async (action, location) => {
       const payment = await open({ checkout }, { 'WCP-Version': PREVIEW });
+      expect(h.mock.getPayment(payment.paymentId)?.checkout).toEqual(checkout);
       const res = await act(payment.gatewayUrl, action);
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(location);
