@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The ```sh blocks between `heading` and the next heading of the same or a higher level. */
-export function shellBlocksUnder(markdown: string, heading: string): string[] {
+function shellBlocksUnder(markdown: string, heading: string): string[] {
   const blocks: string[] = [];
   let level = 0; // of the heading while inside its section, else 0
   let block: string[] | undefined; // the lines of the open ```sh block
@@ -29,7 +29,7 @@ export function shellBlocksUnder(markdown: string, heading: string): string[] {
       continue;
     }
     if (fenced) {
-      block?.push(`${line}`);
+      block?.push(line);
       continue;
     }
     const hashes = /^(#{1,6}) (.*)$/.exec(line);
