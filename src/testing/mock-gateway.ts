@@ -1,6 +1,8 @@
 import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
+import { AutoAdvance } from './service/auto-advance';
+import { checkoutOf } from './service/checkout';
 import { checkFault } from './service/fault-responses';
 import { merchantJson, settlementsJson } from './service/merchants';
 import { refundedAt } from './service/payment-actions';
@@ -67,6 +69,12 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   'cancelled_by_merchant'`; the same Idempotency-Key replays the first answer.
  * - A refund checks the `paymentId` pattern (400), the payment (404), an earlier refund (409
  *   `already_refunded`), then its status (400 `payment_not_succeeded`), in that order.
+ * - Over real HTTP it also serves a control API under `/__mock/` and a checkout page at each
+ *   `gatewayUrl` (see the README); neither is recorded in `mock.requests` nor takes a queued fault.
+ *   The page's Pay moves a payment to `processing`, then `succeeded` one `pollInMs` later.
+ * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
+ *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
+ *   after Decline or Cancel.
  *
  * @example
  * const mock = createMockGateway();
@@ -98,8 +106,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
   // Built on first read, so msw loads only for those who serve the mock with it.
   let handlers: ReturnType<typeof createHandlers> | undefined;
+  const autoAdvance = new AutoAdvance(options.autoAdvanceMs, () => mock.advancePayments());
+  let openServers = 0;
 
-  return {
+  const mock: MockGateway = {
     credentials,
     sample: store.sample,
     get handlers() {
@@ -128,8 +138,24 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       if (isNetworkError(result)) throw new TypeError('fetch failed (mock gateway network error)');
       return result;
     },
-    listen: (listenOptions) => listen(store, listenOptions),
-    reset: () => store.reset(),
+    async listen(listenOptions) {
+      const server = await listen(store, listenOptions, mock);
+      if (openServers++ === 0 && !autoAdvance.running) autoAdvance.start();
+      let closed = false;
+      return {
+        url: server.url,
+        async close() {
+          await server.close();
+          // A mock no longer served stops changing; listen() or reset() starts it again.
+          if (!closed && --openServers === 0) autoAdvance.stop();
+          closed = true;
+        },
+      };
+    },
+    reset() {
+      store.reset();
+      autoAdvance.start();
+    },
     setPaymentStatus(paymentId, status) {
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
@@ -181,6 +207,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         .map((p) => paymentView(p, now));
     },
   };
+  autoAdvance.start();
+  return mock;
 }
 
 function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {
@@ -215,5 +243,6 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
       walletName: buyer.wallet.name,
     },
     refundedAt: refundTime === undefined ? null : isoTime(refundTime),
+    checkout: checkoutOf(payment) ?? null,
   };
 }

@@ -56,6 +56,16 @@ export interface MockGatewayOptions {
    * @default true
    */
   holdStatusReads?: boolean;
+  /**
+   * Moves every open payment one step along the default path (`requires_action` → `processing` →
+   * `succeeded`) every this many milliseconds, as `advancePayments()` does, so a pipeline sees
+   * payments finish with no control calls. Off when left out. The timer never keeps a process
+   * alive; `reset()` restarts its period, and closing the last server of `listen()` stops it
+   * (`listen()` again starts it).
+   * @example
+   * const mock = createMockGateway({ autoAdvanceMs: 500 }); // created → succeeded in about 1 s
+   */
+  autoAdvanceMs?: number;
 }
 
 /** One request the mock received, with credentials masked. */
@@ -146,6 +156,8 @@ export interface MockPayment {
   buyer: { accountCaip10: string; walletName: string } | null;
   /** When the payment was refunded (ISO 8601), or null: a payment is refunded at most once. */
   refundedAt: string | null;
+  /** The preview checkout redirects it was created with, or null (the page then returns to itself). */
+  checkout: { successUrl: string; errorUrl: string } | null;
 }
 
 /** The seeded sample data. */

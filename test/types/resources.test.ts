@@ -8,6 +8,7 @@ import {
   MerchantGateway,
   type MerchantUpdateParams,
   type MerchantWithSettlements,
+  type PaymentCheckoutParams,
   type PaymentCreated,
   type PaymentCreateParams,
   type PaymentView,
@@ -98,6 +99,21 @@ describe('resource method signatures', () => {
     );
     // @ts-expect-error referenceId is required
     expectTypeOf(payments.create).toBeCallableWith({ amount });
+  });
+
+  it('payments.create takes the preview checkout with both URLs, and no other field', () => {
+    expectTypeOf<PaymentCreateParams['checkout']>().toEqualTypeOf<
+      PaymentCheckoutParams | undefined
+    >();
+    expectTypeOf<PaymentCheckoutParams>().toEqualTypeOf<{ successUrl: string; errorUrl: string }>();
+    const checkout = { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/no' };
+    expectTypeOf(payments.create).toBeCallableWith({ amount, referenceId: 'r', checkout });
+    expectTypeOf(payments.create).toBeCallableWith({
+      amount,
+      referenceId: 'r',
+      // @ts-expect-error errorUrl is required
+      checkout: { successUrl: 'https://a.example/ok' },
+    });
   });
 
   it('payments.get returns ApiPromise<PaymentView>', () => {
