@@ -32,6 +32,9 @@ const DEFAULT_CREDENTIALS: MockCredentials = {
   clientId: 'client_test_mock',
 };
 
+/** How many recorded requests `mock.requests` keeps unless `requestLogSize` says otherwise. */
+export const DEFAULT_REQUEST_LOG_SIZE = 1000;
+
 const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
 
 /**
@@ -90,6 +93,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     pollInMs: options.pollInMs ?? 1000,
     viewPollHints: options.viewPollHints ?? false,
     holdStatusReads: options.holdStatusReads ?? true,
+    requestLogSize: requestLogSize(options.requestLogSize),
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -181,6 +185,15 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         .map((p) => paymentView(p, now));
     },
   };
+}
+
+/** The size of the request log: a whole number, 1,000 when not given. */
+function requestLogSize(size: number | undefined): number {
+  if (size === undefined) return DEFAULT_REQUEST_LOG_SIZE;
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new RangeError(`requestLogSize must be a whole number >= 0, got ${size}`);
+  }
+  return size;
 }
 
 function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {

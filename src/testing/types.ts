@@ -56,6 +56,12 @@ export interface MockGatewayOptions {
    * @default true
    */
   holdStatusReads?: boolean;
+  /**
+   * How many recorded requests `mock.requests` keeps: the newest, the oldest dropped first, so a
+   * long-running mock (a sidecar) does not grow with its traffic. `0` records none.
+   * @default 1000
+   */
+  requestLogSize?: number;
 }
 
 /** One request the mock received, with credentials masked. */
@@ -216,7 +222,10 @@ export interface MockGateway {
    * const worker = setupWorker(...(await mock.loadHandlers()));
    */
   loadHandlers(): Promise<HttpHandler[]>;
-  /** Every request received since creation or the last `reset()`, oldest first. */
+  /**
+   * The requests received since creation or the last `reset()`, oldest first: the last
+   * `requestLogSize` (default 1,000). A body over 64 KiB is recorded as its first 64 KiB of text.
+   */
   readonly requests: readonly RecordedRequest[];
   /** A `fetch` answered by the mock itself (no msw, no socket); a network fault rejects with a TypeError. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;

@@ -1,10 +1,10 @@
 /** The `merchant-gateway-mock` command: the whole mock over HTTP, for services in any language. */
-import { createMockGateway } from '../mock-gateway';
+import { createMockGateway, DEFAULT_REQUEST_LOG_SIZE } from '../mock-gateway';
 
 /** The port the command serves on when `--port` is not given (stripe-mock's habit of a fixed port). */
 export const DEFAULT_PORT = 4010;
 
-export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N]
+export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N] [--request-log-size N]
 
 Serves the stateful merchant-gateway mock over HTTP until SIGINT or SIGTERM.
 
@@ -12,6 +12,8 @@ Options:
   --port N    TCP port, 0 for any free one (default ${DEFAULT_PORT})
   --host H    address to bind; 0.0.0.0 or :: to serve other containers (default 127.0.0.1)
   --seed N    seed of the sample data and ids, 0 to 4294967295: the same seed, the same data (default 1)
+  --request-log-size N
+              recorded requests kept, the newest (default 1000); memory stays flat however long it runs
   -h, --help  show this help
 `;
 
@@ -19,6 +21,7 @@ export interface CommandOptions {
   port: number;
   host: string;
   seed: number;
+  requestLogSize: number;
 }
 
 /** A command line the command cannot run: the message says which flag and why. */
@@ -34,21 +37,30 @@ export interface CommandIo {
   stop: Promise<string>;
 }
 
-/** Reads `--port N`, `--host H`, `--seed N` (or `--flag=value`); `'help'` for `-h`/`--help`. */
+/**
+ * Reads `--port N`, `--host H`, `--seed N`, `--request-log-size N` (or `--flag=value`); `'help'`
+ * for `-h`/`--help`.
+ */
 export function parseArgs(argv: readonly string[]): CommandOptions | 'help' {
-  const options: CommandOptions = { port: DEFAULT_PORT, host: '127.0.0.1', seed: 1 };
+  const options: CommandOptions = {
+    port: DEFAULT_PORT,
+    host: '127.0.0.1',
+    seed: 1,
+    requestLogSize: DEFAULT_REQUEST_LOG_SIZE,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return 'help';
-    const flag = /^--(port|host|seed)(?:=(.*))?$/s.exec(arg);
+    const flag = /^--(port|host|seed|request-log-size)(?:=(.*))?$/s.exec(arg);
     if (!flag) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
-    const name = flag[1] as 'port' | 'host' | 'seed';
+    const name = flag[1] as 'port' | 'host' | 'seed' | 'request-log-size';
     const value = flag[2] ?? argv[++i];
     if (value === undefined || value === '' || (flag[2] === undefined && value.startsWith('-'))) {
       throw new UsageError(`--${name} needs a value`);
     }
     if (name === 'host') options.host = value;
     else if (name === 'port') options.port = integer(value, name, 65_535);
+    else if (name === 'request-log-size') options.requestLogSize = integer(value, name, 1_000_000);
     else options.seed = integer(value, name, 0xffff_ffff);
   }
   return options;
@@ -82,7 +94,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
     io.stdout(USAGE);
     return 0;
   }
-  const mock = createMockGateway({ seed: options.seed });
+  const mock = createMockGateway({ seed: options.seed, requestLogSize: options.requestLogSize });
   let server: Awaited<ReturnType<typeof mock.listen>>;
   try {
     server = await mock.listen({ port: options.port, host: options.host });

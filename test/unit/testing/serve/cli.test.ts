@@ -101,22 +101,23 @@ function fakeIo(stop: Promise<string> = new Promise(() => {})) {
 }
 
 describe('merchant-gateway-mock command line', () => {
-  it('defaults to port 4010 on 127.0.0.1 with seed 1', () => {
-    expect(parseArgs([])).toEqual({ port: DEFAULT_PORT, host: '127.0.0.1', seed: 1 });
+  it('defaults to port 4010 on 127.0.0.1 with seed 1, keeping the last 1,000 requests', () => {
+    expect(parseArgs([])).toEqual({
+      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      seed: 1,
+      requestLogSize: 1000,
+    });
     expect(DEFAULT_PORT).toBe(4010);
   });
 
   it('reads each flag as "--flag value" or "--flag=value"', () => {
-    expect(parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42'])).toEqual({
-      port: 8080,
-      host: '0.0.0.0',
-      seed: 42,
-    });
-    expect(parseArgs(['--port=0', '--host=::', '--seed=4294967295'])).toEqual({
-      port: 0,
-      host: '::',
-      seed: 4_294_967_295,
-    });
+    expect(
+      parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42', '--request-log-size', '5']),
+    ).toEqual({ port: 8080, host: '0.0.0.0', seed: 42, requestLogSize: 5 });
+    expect(
+      parseArgs(['--port=0', '--host=::', '--seed=4294967295', '--request-log-size=0']),
+    ).toEqual({ port: 0, host: '::', seed: 4_294_967_295, requestLogSize: 0 });
   });
 
   it('answers help for -h or --help, wherever it stands', () => {
@@ -135,6 +136,9 @@ describe('merchant-gateway-mock command line', () => {
     [['--port', '1.5'], '--port must be an integer from 0 to 65535'],
     [['--seed', '4294967296'], '--seed must be an integer from 0 to 4294967295'],
     [['--seed', 'abc'], '--seed must be an integer from 0 to 4294967295'],
+    [['--request-log-size', '-5'], '--request-log-size needs a value'],
+    [['--request-log-size', 'many'], '--request-log-size must be an integer from 0 to 1000000'],
+    [['--request-log-size', '1000001'], '--request-log-size must be an integer from 0 to 1000000'],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });
