@@ -37,12 +37,14 @@ export function urlHost(host: string): string {
 }
 
 /**
- * After answering, the most of an unread request body drained (read and dropped) so the client
- * gets its answer before the connection closes; past it, or after `DRAIN_MS`, the socket is
- * destroyed. A client sending gigabytes without a key costs a few MiB of reading, never memory.
+ * After answering, the most of an unread request body drained (read and dropped), so a client
+ * that sent a few MiB too much can reuse its connection. Past it the socket is paused, not
+ * closed: a client still sending learns its answer before anything resets, and its socket is
+ * destroyed after `DRAIN_MS` if it is still open. A client sending gigabytes without a key costs
+ * at most this much reading, never memory.
  */
-const DRAIN_BYTES = 4 * 1024 * 1024;
-const DRAIN_MS = 2000;
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 5000;
 
 async function serve(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const aborted = new AbortController();
@@ -69,7 +71,13 @@ async function serve(store: Store, req: IncomingMessage, res: ServerResponse): P
     return;
   }
   const body = Buffer.from(await result.arrayBuffer());
-  if (!req.complete) drainThenClose(req);
+  if (!req.readableEnded) {
+    // Node closes a connection whose request body is still arriving as soon as the answer is
+    // written, and closing with unread bytes resets it: a client still uploading can meet the
+    // reset before it reads its 401 or 413. Keep it open; drainThenClose closes it, later.
+    if (!req.complete) res.shouldKeepAlive = true;
+    drainThenClose(req);
+  }
   res.writeHead(result.status, Object.fromEntries(result.headers));
   res.end(body);
 }
@@ -123,18 +131,15 @@ function drainThenClose(req: IncomingMessage): void {
   let drained = 0;
   // As Node's own dump does: the body stream, if it was never pulled, lets go of the data.
   req.removeAllListeners('data');
-  const giveUp = () => req.socket.destroy();
-  const timer = setTimeout(giveUp, DRAIN_MS);
+  const timer = setTimeout(() => req.socket.destroy(), DRAIN_MS);
   timer.unref();
+  const stop = () => clearTimeout(timer);
   req.on('data', (chunk: Buffer) => {
     drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) {
-      clearTimeout(timer);
-      giveUp();
-    }
+    if (drained > DRAIN_BYTES) req.pause();
   });
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
+  req.once('end', stop);
+  req.once('close', stop);
   req.resume();
 }
 
