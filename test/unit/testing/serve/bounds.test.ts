@@ -87,6 +87,25 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
   });
 
+  it('answers 401 to an upload that has only begun: it waits for no body byte', async () => {
+    // One 1 KiB chunk, then silence: a server that read any of the body first would wait.
+    const { hostname, port } = new URL(url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: hostname, port, method: 'PATCH', path: '/v1/merchants/m', agent: false },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.write(Buffer.alloc(1024, 0x20));
+      setTimeout(() => resolve(0), 3000).unref();
+    });
+    expect(status).toBe(401);
+  });
+
   const auth = (): Record<string, string> => ({
     'api-key': mock.credentials.apiKey,
     'idempotency-key': crypto.randomUUID(),
