@@ -221,7 +221,10 @@ function requestFor(n, mock, paymentId, keepAlive) {
  * @param {Awaited<ReturnType<typeof startMockCommand>>} mock
  * @param {{ requests: number, maxMs: number, concurrency?: number, samples?: number, warmup?: number }} options
  */
-export async function soak(mock, { requests, maxMs, concurrency = 16, samples = 10, warmup = 300 }) {
+export async function soak(
+  mock,
+  { requests, maxMs, concurrency = 16, samples = 10, warmup = 300 },
+) {
   const keepAlive = new Agent({ keepAlive: true, maxSockets: concurrency });
   const list = await fetch(`${mock.url}/v1/merchants/payments?limit=1`, {
     headers: { 'api-key': mock.apiKey, 'merchant-id': mock.merchantId },

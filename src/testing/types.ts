@@ -100,7 +100,13 @@ export interface FaultMatch {
 export interface FailNextOptions {
   /** HTTP status of the error response. */
   status?: number;
-  /** `code` of the JSON error body. @default derived from the status: 429 → 'rate_limited', 500 → 'internal_error', 502 → 'bad_gateway', … */
+  /**
+   * `code` of the JSON error body. @default a code the matched operation's contract names for the
+   * status, so the fault looks like the service's own: 400 → 'params_validation', 401 →
+   * 'invalid_api_key', 404 → 'not_found' ('payment_not_found' on the payment operations), 409 →
+   * 'idempotency_conflict' ('already_refunded' on refunds), 429 → 'rate_limited', 500 →
+   * 'internal_error', 502 → 'bad_gateway', …
+   */
   code?: string;
   /** `message` of the JSON error body. @default a sentence naming the status */
   message?: string;
