@@ -252,7 +252,8 @@ export async function soak(
       const spec = requestFor(n, mock, paymentId, keepAlive);
       const sentAt = performance.now();
       const result = await send(mock.url, spec);
-      const figures = (byKind[spec.kind] ??= { sent: 0, answered: 0, totalMs: 0 });
+      byKind[spec.kind] ??= { sent: 0, answered: 0, totalMs: 0 };
+      const figures = byKind[spec.kind];
       figures.sent++;
       figures.totalMs += performance.now() - sentAt;
       if (spec.bodyBytes !== undefined) bytesOffered += spec.bodyBytes;
