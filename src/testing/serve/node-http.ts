@@ -71,7 +71,7 @@ async function serve(store: Store, req: IncomingMessage, res: ServerResponse): P
     return;
   }
   const body = Buffer.from(await result.arrayBuffer());
-  if (!req.readableEnded) {
+  if (hasBody && !req.readableEnded) {
     // Node closes a connection whose request body is still arriving as soon as the answer is
     // written, and closing with unread bytes resets it: a client still uploading can meet the
     // reset before it reads its 401 or 413. Keep it open; drainThenClose closes it, later.
