@@ -335,6 +335,9 @@ async function main() {
   console.log(`mock at start   rss ${mb(before.rss)}, heap ${mb(before.heapUsed)}`);
   console.log(`mock peak       rss ${mb(figures.peakRss)}, heap ${mb(figures.peakHeapUsed)}`);
   console.log(`heap growth     ${mb(figures.heapGrowth)} after warm-up`);
+  for (const { at, rss, heapUsed } of figures.memory) {
+    console.log(`  after ${String(at).padStart(7)} requests: rss ${mb(rss)}, heap ${mb(heapUsed)}`);
+  }
   for (const line of figures.unexpected) console.log(`unexpected      ${line}`);
   if (figures.unanswered > 0 || figures.unexpected.length > 0 || figures.heapGrowth > 16 * MiB) {
     process.exitCode = 1;
