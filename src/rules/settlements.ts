@@ -23,3 +23,24 @@ export function isCaip19AssetId(value: string): boolean {
 export function isCaip10AccountId(value: string): boolean {
   return hasLengthWithin(value, SETTLEMENT_FIELD_LENGTH) && CAIP10_PATTERN.test(value);
 }
+
+/**
+ * The chain of a CAIP-19 asset or CAIP-10 account: its `<namespace>:<reference>` prefix
+ * (`eip155:8453` for both `eip155:8453/erc20:0x83…` and `eip155:8453:0xab…`).
+ */
+export function chainOf(id: string): string {
+  return id.split(/[:/]/, 2).join(':');
+}
+
+/**
+ * Whether a settlement's destination is an account on its asset's chain: the service pays an
+ * asset out only on the chain it lives on (USDC on Base cannot go to an Ethereum mainnet account).
+ */
+export function isOnAssetChain(asset: string, destination: string): boolean {
+  return chainOf(asset) === chainOf(destination);
+}
+
+/** The message both the SDK and the mock give for a destination on another chain. */
+export function offChainMessage(asset: string): string {
+  return `must be an account on the asset's chain ${chainOf(asset)}`;
+}

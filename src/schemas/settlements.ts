@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { isCaip10AccountId, isCaip19AssetId, SETTLEMENTS_PER_CALL } from '../rules/settlements';
+import {
+  isCaip10AccountId,
+  isCaip19AssetId,
+  isOnAssetChain,
+  offChainMessage,
+  SETTLEMENTS_PER_CALL,
+} from '../rules/settlements';
 import { exact, responseObject, satisfying } from './common';
 
 const cryptoSettlement = responseObject({
@@ -32,12 +38,27 @@ export type CryptoSettlementParams = z.input<typeof CryptoSettlementParamsSchema
 
 const SETTLEMENT_COUNT = `must hold ${SETTLEMENTS_PER_CALL.min} to ${SETTLEMENTS_PER_CALL.max} settlements`;
 
-/** 1 to 50 settlements per call. */
+/** 1 to 50 settlements per call, each destination on its asset's chain. */
 export const CryptoSettlementListParamsSchema = z
   .array(CryptoSettlementParamsSchema, { error: 'must be an array of { asset, destination }' })
   .check(
     z.minLength(SETTLEMENTS_PER_CALL.min, SETTLEMENT_COUNT),
     z.maxLength(SETTLEMENTS_PER_CALL.max, SETTLEMENT_COUNT),
+    // zod runs this even when an entry failed its shape: chains compare only two valid ids.
+    z.superRefine((list, ctx) => {
+      list.forEach((entry: Partial<Record<'asset' | 'destination', unknown>> | null, i) => {
+        const { asset, destination } = entry ?? {};
+        if (typeof asset !== 'string' || typeof destination !== 'string') return;
+        if (!isCaip19AssetId(asset) || !isCaip10AccountId(destination)) return;
+        if (isOnAssetChain(asset, destination)) return;
+        ctx.issues.push({
+          code: 'custom',
+          message: offChainMessage(asset),
+          path: [i, 'destination'],
+          input: destination,
+        });
+      });
+    }),
   );
 
 export const CryptoSettlementsEnvelopeSchema = responseObject({

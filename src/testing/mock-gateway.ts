@@ -34,6 +34,9 @@ const DEFAULT_CREDENTIALS: MockCredentials = {
   clientId: 'client_test_mock',
 };
 
+/** How many recorded requests `mock.requests` keeps unless `requestLogSize` says otherwise. */
+export const DEFAULT_REQUEST_LOG_SIZE = 1000;
+
 const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
 
 /**
@@ -43,8 +46,8 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *
  * Where the service's contract is silent, the mock chooses (and a client should accept either):
  * - `DELETE /v1/merchants/{id}` is a soft delete: the merchant leaves `GET /v1/merchants`, and
- *   reading, updating it or its settlements answers 404 `not_found`; a payment for it is 404
- *   `merchant_not_found`. Deleting it again answers 200 `{ id, deleted: true }`. Its payments stay
+ *   reading, updating it or its settlements answers 404 `not_found`; a payment for it is 400
+ *   `merchant_not_found` (the contract declares no 404 on payment creation). Deleting it again answers 200 `{ id, deleted: true }`. Its payments stay
  *   in the payment lists (history to reconcile). `mock.getMerchant` still shows it, with `deletedAt`.
  * - `PUT …/settlements/crypto/{id}` with a destination on another chain than the asset's answers
  *   400 `params_validation` with an issue on `destination`.
@@ -64,7 +67,19 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   units) once succeeded; `settlement` null before success, `{ successful: null }` before the
  *   payout, `{ successful: { txId, amount: { unit } } }` after it (no `value`, as published).
  * - Another merchant's payment is 404 `payment_not_found` (refunds: 404 `not_found`); a missing
- *   `Merchant-Id` on details, status, cancel or refunds is 401 `missing_merchant_id`.
+ *   `Merchant-Id` on details, status, cancel, refunds or the merchant's list is 401
+ *   `missing_merchant_id`.
+ * - Auth: 401 `missing_api_key` or `invalid_api_key`, the codes the contract names. `App-Id` with
+ *   `Client-Id` is taken by the gateway reads only (`/v1/gateway/…`); elsewhere those headers are
+ *   no credentials. `PUT`/`DELETE …/settlements/crypto/{id}` declare no 401: they answer the
+ *   merchant API's.
+ * - `WCP-Version` is checked (400 `unknown_api_version`) only where an operation takes it;
+ *   merchant management ignores it. `2026-02-18` and `2026-02-19.preview` are known; to a client
+ *   that sent `2026-02-18` both replacement lists show a cancelled payment as `failed` and refuse
+ *   `status=cancelled`, as that version's list enum has no `cancelled`; without the header they
+ *   show the preview's six statuses.
+ * - A non-ASCII header value is 400 `header_not_ascii` on the payment operations (their shared
+ *   code list has it); merchant management names no such code and takes the value as it is.
  * - Cancelling a final payment is 400 `invalid_state`; a cancel records `cancelledReason:
  *   'cancelled_by_merchant'`; the same Idempotency-Key replays the first answer.
  * - A refund checks the `paymentId` pattern (400), the payment (404), an earlier refund (409
@@ -98,6 +113,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     pollInMs: options.pollInMs ?? 1000,
     viewPollHints: options.viewPollHints ?? false,
     holdStatusReads: options.holdStatusReads ?? true,
+    requestLogSize: requestLogSize(options.requestLogSize),
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -209,6 +225,15 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
   autoAdvance.start();
   return mock;
+}
+
+/** The size of the request log: a whole number, 1,000 when not given. */
+function requestLogSize(size: number | undefined): number {
+  if (size === undefined) return DEFAULT_REQUEST_LOG_SIZE;
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new RangeError(`requestLogSize must be a whole number >= 0, got ${size}`);
+  }
+  return size;
 }
 
 function merchantView(merchant: Parameters<typeof merchantJson>[0]): MockMerchant {

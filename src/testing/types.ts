@@ -66,6 +66,12 @@ export interface MockGatewayOptions {
    * const mock = createMockGateway({ autoAdvanceMs: 500 }); // created → succeeded in about 1 s
    */
   autoAdvanceMs?: number;
+  /**
+   * How many recorded requests `mock.requests` keeps: the newest, the oldest dropped first, so a
+   * long-running mock (a sidecar) does not grow with its traffic. `0` records none.
+   * @default 1000
+   */
+  requestLogSize?: number;
 }
 
 /** One request the mock received, with credentials masked. */
@@ -104,7 +110,13 @@ export interface FaultMatch {
 export interface FailNextOptions {
   /** HTTP status of the error response. */
   status?: number;
-  /** `code` of the JSON error body. @default derived from the status: 429 → 'rate_limited', 500 → 'internal_error', 502 → 'bad_gateway', … */
+  /**
+   * `code` of the JSON error body. @default a code the matched operation's contract names for the
+   * status, so the fault looks like the service's own: 400 → 'params_validation', 401 →
+   * 'invalid_api_key', 404 → 'not_found' ('payment_not_found' on the payment operations), 409 →
+   * 'idempotency_conflict' ('already_refunded' on refunds), 429 → 'rate_limited', 500 →
+   * 'internal_error', 502 → 'bad_gateway', …
+   */
   code?: string;
   /** `message` of the JSON error body. @default a sentence naming the status */
   message?: string;
@@ -228,7 +240,10 @@ export interface MockGateway {
    * const worker = setupWorker(...(await mock.loadHandlers()));
    */
   loadHandlers(): Promise<HttpHandler[]>;
-  /** Every request received since creation or the last `reset()`, oldest first. */
+  /**
+   * The requests received since creation or the last `reset()`, oldest first: the last
+   * `requestLogSize` (default 1,000). A body over 64 KiB is recorded as its first 64 KiB of text.
+   */
   readonly requests: readonly RecordedRequest[];
   /** A `fetch` answered by the mock itself (no msw, no socket); a network fault rejects with a TypeError. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;

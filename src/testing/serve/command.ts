@@ -1,5 +1,5 @@
 /** The `merchant-gateway-mock` command: the whole mock over HTTP, for services in any language. */
-import { createMockGateway } from '../mock-gateway';
+import { createMockGateway, DEFAULT_REQUEST_LOG_SIZE } from '../mock-gateway';
 import type { MockCredentials } from '../types';
 
 /** The port the command serves on when `--port` is not given (stripe-mock's habit of a fixed port). */
@@ -18,7 +18,8 @@ const CREDENTIAL_FLAGS = {
 type CredentialFlag = keyof typeof CREDENTIAL_FLAGS;
 
 export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N] [--auto-advance MS]
-                             [--api-key K] [--legacy-api-key K] [--app-id ID] [--client-id ID]
+                             [--request-log-size N] [--api-key K] [--legacy-api-key K]
+                             [--app-id ID] [--client-id ID]
 
 Serves the stateful merchant-gateway mock over HTTP until SIGINT or SIGTERM: the service's /v1/
 routes, a control API under /__mock/ (same Api-Key) and a checkout page at each gatewayUrl.
@@ -32,6 +33,7 @@ Options:
   --legacy-api-key K   legacy key it accepts as X-Api-Key (env MERCHANT_GATEWAY_MOCK_LEGACY_API_KEY)
   --app-id ID          App-Id it accepts (env MERCHANT_GATEWAY_MOCK_APP_ID)
   --client-id ID       Client-Id it accepts (env MERCHANT_GATEWAY_MOCK_CLIENT_ID)
+  --request-log-size N recorded requests kept, the newest (default 1000): memory stays flat
   -h, --help           show this help
 
 A flag wins over its environment variable; a credential left out keeps the mock's default.
@@ -45,6 +47,7 @@ export interface CommandOptions {
   autoAdvanceMs?: number | undefined;
   /** The credentials given by flag or environment; the rest keep the mock's defaults. */
   credentials: Partial<MockCredentials>;
+  requestLogSize: number;
 }
 
 /** A command line the command cannot run: the message says which flag and why. */
@@ -63,7 +66,7 @@ export interface CommandIo {
 }
 
 /**
- * Reads `--port N`, `--host H`, `--seed N`, `--auto-advance MS` and the credential flags (each
+ * Reads `--port N`, `--host H`, `--seed N`, `--auto-advance MS`, `--request-log-size N` and the credential flags (each
  * also as `--flag=value`), the credentials falling back to `env`; `'help'` for `-h`/`--help`.
  */
 export function parseArgs(
@@ -74,6 +77,7 @@ export function parseArgs(
     port: DEFAULT_PORT,
     host: '127.0.0.1',
     seed: 1,
+    requestLogSize: DEFAULT_REQUEST_LOG_SIZE,
     credentials: {},
   };
   const fromFlags: Partial<MockCredentials> = {};
@@ -81,7 +85,7 @@ export function parseArgs(
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return 'help';
     const flag =
-      /^--(port|host|seed|auto-advance|api-key|legacy-api-key|app-id|client-id)(?:=(.*))?$/s.exec(
+      /^--(port|host|seed|auto-advance|request-log-size|api-key|legacy-api-key|app-id|client-id)(?:=(.*))?$/s.exec(
         arg,
       );
     if (!flag) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
@@ -93,6 +97,7 @@ export function parseArgs(
     if (name === 'host') options.host = value;
     else if (name === 'port') options.port = integer(value, name, 65_535);
     else if (name === 'seed') options.seed = integer(value, name, 0xffff_ffff);
+    else if (name === 'request-log-size') options.requestLogSize = integer(value, name, 1_000_000);
     else if (name === 'auto-advance')
       options.autoAdvanceMs = integer(value, name, MAX_AUTO_ADVANCE_MS, 1);
     else {
@@ -149,6 +154,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
   const mock = createMockGateway({
     seed: options.seed,
     credentials: options.credentials,
+    requestLogSize: options.requestLogSize,
     ...(options.autoAdvanceMs === undefined ? {} : { autoAdvanceMs: options.autoAdvanceMs }),
   });
   let server: Awaited<ReturnType<typeof mock.listen>>;

@@ -6,6 +6,7 @@ import { fiatInfo } from '../state/catalog';
 import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
 import { checkoutOf } from './checkout';
+import { readBoundedText } from './request-body';
 import { notifyStatusChange } from './status-polling';
 
 /** The form's `action` values and the status each one moves an open payment to. */
@@ -37,7 +38,12 @@ export async function handleCheckoutPage(
       allow: 'GET, HEAD, POST',
     });
   }
-  const action = new URLSearchParams(await request.text()).get('action');
+  // A buyer's form is a few bytes; nobody makes the mock buffer more than 1 MiB without a key.
+  const form = await readBoundedText(request);
+  if (form === undefined) {
+    return page(413, messageHtml('Request too large', 'The form sent more than 1 MiB.'));
+  }
+  const action = new URLSearchParams(form).get('action');
   if (!action || !Object.hasOwn(ACTIONS, action)) {
     return page(
       400,

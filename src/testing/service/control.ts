@@ -7,6 +7,7 @@ import { PAYMENT_STATUSES } from '../../rules/payments';
 import type { FailNextOptions, KnownPaymentStatus, MockGateway } from '../types';
 import { checkFault } from './fault-responses';
 import { paymentNotFound } from './payments';
+import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
 import { errorResponse, type Issue, json, ServiceError, validationError } from './responses';
 
 const STATUS_LIST = PAYMENT_STATUSES.join(', ');
@@ -107,7 +108,13 @@ export async function handleControl(
         headers: { allow },
       });
     }
-    const body = request.method === 'POST' ? parseJson(await request.text()) : undefined;
+    let body: unknown;
+    if (request.method === 'POST') {
+      // Bounded like the service routes: the key is checked above, and no body buffers past 1 MiB.
+      const text = await readBoundedText(request);
+      if (text === undefined) throw payloadTooLarge(MAX_BODY_BYTES);
+      body = parseJson(text);
+    }
     return found.route.run(mock, { params: found.params, query, body });
   } catch (error) {
     if (error instanceof ServiceError) return errorResponse(error);

@@ -1,18 +1,45 @@
 import type { FailNextOptions } from '../types';
 import { json } from './responses';
 
-const DEFAULT_CODES: Record<number, string> = {
-  400: 'invalid_params',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  429: 'rate_limited',
-  500: 'internal_error',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-};
+import type { Operation } from './router';
+
+/**
+ * The code of an injected error when `failNext` gives none: one the operation's contract names
+ * for that status, so a fault looks like the service's own answer (404 is `payment_not_found`
+ * on the payment operations, whose shared list has no `not_found`; 409 on refunds is
+ * `already_refunded`, elsewhere `idempotency_conflict`).
+ */
+export function defaultFaultCode(
+  status: number,
+  operation: Operation | undefined,
+  path: string,
+): string {
+  const shared = operation?.errors === 'shared';
+  switch (status) {
+    case 400:
+      return 'params_validation';
+    case 401:
+      return 'invalid_api_key';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return shared ? 'payment_not_found' : 'not_found';
+    case 409:
+      return path.startsWith('/v1/refunds') ? 'already_refunded' : 'idempotency_conflict';
+    case 429:
+      return 'rate_limited';
+    case 500:
+      return 'internal_error';
+    case 502:
+      return 'bad_gateway';
+    case 503:
+      return 'service_unavailable';
+    case 504:
+      return 'gateway_timeout';
+    default:
+      return `http_${status}`;
+  }
+}
 
 /** Statuses a Response may not carry a body with. */
 const NULL_BODY = new Set([204, 205, 304]);
@@ -35,7 +62,11 @@ export function checkFault(options: FailNextOptions): void {
 }
 
 /** The injected error response: the given raw or JSON body, else `{ code, message }`. */
-export function faultResponse(options: FailNextOptions & { status: number }): Response {
+export function faultResponse(
+  options: FailNextOptions & { status: number },
+  operation?: Operation,
+  path = '',
+): Response {
   const { status, retryAfter, body } = options;
   const headers: Record<string, string> = {
     ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
@@ -53,7 +84,7 @@ export function faultResponse(options: FailNextOptions & { status: number }): Re
   return json(
     status,
     body ?? {
-      code: options.code ?? DEFAULT_CODES[status] ?? `http_${status}`,
+      code: options.code ?? defaultFaultCode(status, operation, path),
       message: options.message ?? `Injected failure: HTTP ${status}`,
     },
     headers,

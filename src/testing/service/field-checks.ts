@@ -3,6 +3,8 @@ import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../../rules/payments';
 import {
   CAIP10_PATTERN,
   CAIP19_PATTERN,
+  isOnAssetChain,
+  offChainMessage,
   SETTLEMENT_FIELD_LENGTH,
   SETTLEMENTS_PER_CALL,
 } from '../../rules/settlements';
@@ -64,6 +66,7 @@ export function checkSettlements(issues: Issue[], value: unknown): void {
       return;
     }
     const { asset, destination } = entry as Record<string, unknown>;
+    const before = issues.length;
     checkIdentifier(issues, `${field}.asset`, asset, CAIP19_PATTERN, 'CAIP-19 asset id');
     checkIdentifier(
       issues,
@@ -72,7 +75,20 @@ export function checkSettlements(issues: Issue[], value: unknown): void {
       CAIP10_PATTERN,
       'CAIP-10 account id',
     );
+    if (issues.length === before) {
+      checkSameChain(issues, `${field}.destination`, asset as string, destination as string);
+    }
   });
+}
+
+/** A destination on its asset's chain (create and update alike, from the one rule). */
+export function checkSameChain(
+  issues: Issue[],
+  field: string,
+  asset: string,
+  destination: string,
+): void {
+  if (!isOnAssetChain(asset, destination)) issues.push({ field, message: offChainMessage(asset) });
 }
 
 /** `amount`: `{ unit: 'iso4217/XXX', value: '<digits in minor units>' }`. */

@@ -9,27 +9,39 @@ import {
   statusAt,
   updatedAt,
 } from '../state/records';
-import type { ListKind } from './list-query';
 import { buyerJson, tokenAmountJson } from './payments';
 
 const INT32_MAX = 2_147_483_647n;
 
 /**
- * The status a list shows. The replacement lists show `cancelled` (as the 2026-02-19 contract
- * does); the deprecated list knows five statuses, so there a cancelled payment reads as failed.
+ * Which statuses a list shows: `six` with `cancelled` (the replacement lists under
+ * 2026-02-19.preview, and without `WCP-Version`), or `five` without it (the deprecated list, and
+ * the replacement lists to a client that sent `WCP-Version: 2026-02-18`, whose status enum has no
+ * `cancelled`).
+ */
+export type ListStatuses = 'six' | 'five';
+
+/**
+ * The status a list shows. Where `cancelled` is not a list status, a cancelled payment reads as
+ * `failed`: it ended without being paid, as a 2026-02-18 service showed it.
  */
 export function listStatus(
   payment: PaymentRecord,
   nowMs: number,
-  kind: ListKind = 'legacy',
+  statuses: ListStatuses = 'five',
 ): KnownPaymentStatus {
   const status = statusAt(payment, nowMs);
-  return status === 'cancelled' && kind === 'legacy' ? 'failed' : status;
+  return status === 'cancelled' && statuses === 'five' ? 'failed' : status;
 }
 
 /** An item of GET /v1/merchants/payments. */
-export function paymentItem(payment: PaymentRecord, merchant: MerchantRecord, nowMs: number) {
-  const status = listStatus(payment, nowMs, 'payments');
+export function paymentItem(
+  payment: PaymentRecord,
+  merchant: MerchantRecord,
+  nowMs: number,
+  statuses: ListStatuses = 'six',
+) {
+  const status = listStatus(payment, nowMs, statuses);
   const fiat = fiatInfo(payment.currency);
   const { tx, settlement } = payment;
   const buyer = buyerJson(payment);
@@ -55,14 +67,8 @@ export function paymentItem(payment: PaymentRecord, merchant: MerchantRecord, no
       ? {
           settlement: {
             settled: settlement.settled,
-            ...(settlement.settled
-              ? {
-                  amount: {
-                    unit: `caip19/${payment.token.asset}`,
-                    value: payment.tokenValue.toString(),
-                  },
-                }
-              : {}),
+            // The contract's settled amount is a fiat or a token amount, each with its display.
+            ...(settlement.settled ? { amount: tokenAmountJson(payment) } : {}),
             ...(settlement.txHash ? { txHash: settlement.txHash } : {}),
           },
         }

@@ -12,6 +12,8 @@ import {
   LEGACY_LIST_PAYMENT_STATUSES,
   PAYMENT_STATUSES,
 } from '../../rules/payments';
+import type { ApiVersion } from './auth';
+import type { ListStatuses } from './list-items';
 import { type Issue, ServiceError, validationError } from './responses';
 
 /** Both lists' query, under one set of names. */
@@ -31,6 +33,8 @@ export interface ListQuery {
   sortDir: 'asc' | 'desc';
   cursor: string | undefined;
   limit: number;
+  /** Whether the list shows and filters on `cancelled` (see `ListStatuses`). */
+  statusSet: ListStatuses;
 }
 
 export type ListKind = 'payments' | 'legacy';
@@ -56,7 +60,11 @@ const NAMES = {
  * Reads a list query. Malformed values are 400 `params_validation` with one issue per field;
  * an unknown sort is 400 `invalid_params` (as the legacy list documents, and the same on both).
  */
-export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQuery {
+export function parseListQuery(
+  params: URLSearchParams,
+  kind: ListKind,
+  version?: ApiVersion,
+): ListQuery {
   const names = NAMES[kind];
   const issues: Issue[] = [];
   const start = readDate(params, names.start, issues);
@@ -65,9 +73,11 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
     issues.push({ field: names.end, message: `must not be before ${names.start}` });
   }
   const statuses = readAll(params, 'status');
-  // The replacement lists also filter on `cancelled` (2026-02-19); the deprecated one does not.
+  // The replacement lists also filter on `cancelled` (2026-02-19), unless the client pinned
+  // 2026-02-18; the deprecated one never does.
+  const statusSet: ListStatuses = kind === 'legacy' || version === '2026-02-18' ? 'five' : 'six';
   const known: readonly string[] =
-    kind === 'legacy' ? LEGACY_LIST_PAYMENT_STATUSES : PAYMENT_STATUSES;
+    statusSet === 'five' ? LEGACY_LIST_PAYMENT_STATUSES : PAYMENT_STATUSES;
   for (const status of statuses ?? []) {
     if (!known.includes(status)) {
       issues.push({ field: 'status', message: `must be one of ${known.join(', ')}` });
@@ -99,6 +109,7 @@ export function parseListQuery(params: URLSearchParams, kind: ListKind): ListQue
     sortDir: readEnum(params, names.sortDir, LIST_SORT_DIR, 'desc'),
     cursor: params.get('cursor') ?? undefined,
     limit,
+    statusSet,
   };
 }
 

@@ -1,3 +1,4 @@
+import { requestedVersion } from './auth';
 import { paymentItem } from './list-items';
 import { parseListQuery } from './list-query';
 import { customers, revenue, select } from './payment-lists';
@@ -12,7 +13,11 @@ import { json } from './responses';
  */
 export function mockListPartnerPayments(ctx: RequestContext): Response {
   const ids = ctx.url.searchParams.getAll('merchantId');
-  const query = parseListQuery(ctx.url.searchParams, 'payments');
+  const query = parseListQuery(
+    ctx.url.searchParams,
+    'payments',
+    requestedVersion(ctx.request.headers),
+  );
   const { all, page, nextCursor } = select(
     ctx,
     'payments',
@@ -22,7 +27,7 @@ export function mockListPartnerPayments(ctx: RequestContext): Response {
   return json(200, {
     data: page.flatMap((p) => {
       const merchant = ctx.store.merchants.get(p.merchantId);
-      return merchant ? [paymentItem(p, merchant, ctx.now)] : [];
+      return merchant ? [paymentItem(p, merchant, ctx.now, query.statusSet)] : [];
     }),
     nextCursor,
     stats: {

@@ -1,5 +1,6 @@
 import { fiatInfo } from '../state/catalog';
 import type { PaymentRecord } from '../state/records';
+import { requestedVersion } from './auth';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
 import { legacyPaymentItem, listStatus, paymentItem } from './list-items';
 import { type ListKind, type ListQuery, parseListQuery } from './list-query';
@@ -36,7 +37,7 @@ export function select(
   const scope = merchantIds && new Set(merchantIds);
   // Keys are computed once per payment, not once per comparison.
   const sorted = [...ctx.store.payments.values()]
-    .filter((p) => (!scope || scope.has(p.merchantId)) && matches(p, kind, query, ctx.now))
+    .filter((p) => (!scope || scope.has(p.merchantId)) && matches(p, query, ctx.now))
     .map((p) => ({ p, position: keyOf(p) }))
     .sort((a, b) => compare(a.position, b.position));
   let from = 0;
@@ -52,10 +53,10 @@ export function select(
   return { all, page, nextCursor: more && last ? encodeCursor(last.position, hash) : null };
 }
 
-function matches(p: PaymentRecord, kind: ListKind, q: ListQuery, nowMs: number): boolean {
+function matches(p: PaymentRecord, q: ListQuery, nowMs: number): boolean {
   if (q.start !== undefined && p.createdAt < q.start) return false;
   if (q.end !== undefined && p.createdAt >= q.end) return false;
-  if (q.statuses && !q.statuses.includes(listStatus(p, nowMs, kind))) return false;
+  if (q.statuses && !q.statuses.includes(listStatus(p, nowMs, q.statusSet))) return false;
   const { token } = p;
   if (
     q.tokens &&
@@ -111,13 +112,14 @@ export function customers(all: readonly PaymentRecord[]): number {
 export function mockListPayments(ctx: RequestContext): Response {
   const merchantId = ctx.request.headers.get('merchant-id');
   if (!merchantId) {
-    throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');
+    throw new ServiceError(401, 'missing_merchant_id', 'Merchant-Id header is required');
   }
-  const query = parseListQuery(ctx.url.searchParams, 'payments');
+  const version = requestedVersion(ctx.request.headers);
+  const query = parseListQuery(ctx.url.searchParams, 'payments', version);
   const { all, page, nextCursor } = select(ctx, 'payments', [merchantId], query);
   const merchant = ctx.store.merchants.get(merchantId);
   return json(200, {
-    data: merchant ? page.map((p) => paymentItem(p, merchant, ctx.now)) : [],
+    data: merchant ? page.map((p) => paymentItem(p, merchant, ctx.now, query.statusSet)) : [],
     nextCursor,
     stats: {
       totalRevenue: revenue(all, ctx.now).map(({ amount, currency }) => ({ amount, currency })),

@@ -41,10 +41,11 @@ export function createPayment(ctx: RequestContext): Response {
   if (!merchantId) {
     throw new ServiceError(400, 'missing_merchant_id', 'Merchant-Id header is required');
   }
-  // A soft-deleted merchant takes no new payments.
+  // A soft-deleted merchant takes no new payments. The contract declares no 404 here: a
+  // Merchant-Id naming no merchant is a bad request (400, a code of its shared list).
   const merchant = ctx.store.merchants.get(merchantId);
   if (!merchant || merchant.deletedAt !== undefined) {
-    throw new ServiceError(404, 'merchant_not_found', `Merchant ${merchantId} not found`, {
+    throw new ServiceError(400, 'merchant_not_found', `Merchant ${merchantId} not found`, {
       details: { merchantId },
     });
   }

@@ -1,6 +1,6 @@
 import { recordRequest } from '../state/request-log';
 import type { Store } from '../state/store';
-import { authenticate, authenticateLegacy, checkHeaders } from './auth';
+import { authenticate, checkHeaders } from './auth';
 import { faultResponse } from './fault-responses';
 import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
@@ -8,6 +8,7 @@ import { mockListPartnerPayments } from './partner-payments';
 import { createRefund, getPaymentDetails, mockCancelPayment } from './payment-actions';
 import { listLegacyPayments, mockListPayments } from './payment-lists';
 import { createPayment, getPaymentView } from './payments';
+import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
 import type { RequestContext } from './request-context';
 import {
   errorResponse,
@@ -23,73 +24,124 @@ import {
 } from './settlement-admin';
 import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
 
-interface Route {
+/**
+ * How an operation authenticates and fails, as the published contract declares it:
+ * - `errors`: `shared` for the payment operations whose errors take any code of one shared list
+ *   (`/v1/payments`, `/v1/payments/{id}…`, `/v1/gateway/…`), `merchant` for those that name their
+ *   codes per status (merchant management, settlements, refunds, the lists);
+ * - `auth`: `key` (`Api-Key` only), `app` (`Api-Key`, or `App-Id` with `Client-Id`: the gateway
+ *   reads a wallet makes), `legacy` (`X-Api-Key`, or `Api-Key`);
+ * - `versioned`: whether it takes `WCP-Version` (merchant management does not, and ignores it).
+ */
+export interface Operation {
+  errors: 'shared' | 'merchant';
+  auth: 'key' | 'app' | 'legacy';
+  versioned: boolean;
+}
+
+interface Route extends Operation {
   method: string;
   /** Path segments after `v1`; `:` marks a parameter. */
   segments: string[];
-  /** The deprecated list authenticates with the legacy key scheme. */
-  legacy?: true;
   run: (ctx: RequestContext) => Response | Promise<Response>;
 }
 
-const route = (method: string, path: string, run: Route['run'], legacy?: true): Route => ({
+const MANAGEMENT: Operation = { errors: 'merchant', auth: 'key', versioned: false };
+const LISTS: Operation = { errors: 'merchant', auth: 'key', versioned: true };
+const PAYMENTS: Operation = { errors: 'shared', auth: 'key', versioned: true };
+const GATEWAY: Operation = { errors: 'shared', auth: 'app', versioned: true };
+const LEGACY: Operation = { errors: 'merchant', auth: 'legacy', versioned: false };
+
+const route = (method: string, path: string, run: Route['run'], operation: Operation): Route => ({
   method,
   segments: path.split('/').slice(2),
   run,
-  ...(legacy ? { legacy } : {}),
+  ...operation,
 });
 
 // Order matters: the replacement list is tried before GET /v1/merchants/{merchantId}.
 const ROUTES: readonly Route[] = [
-  route('POST', '/v1/merchants', createMerchant),
-  route('GET', '/v1/merchants/payments', mockListPayments),
-  route('GET', '/v1/merchants/:merchantId', getMerchant),
-  route('PATCH', '/v1/merchants/:merchantId', updateMerchant),
-  route('POST', '/v1/merchants/:merchantId/settlements/crypto', createCryptoSettlements),
-  route('GET', '/v1/merchants/:merchant_id/payments', listLegacyPayments, true),
-  route('POST', '/v1/payments', createPayment),
-  route('GET', '/v1/gateway/payment/:id', getPaymentView),
-  route('GET', '/v1/payments/:id', getPaymentDetails),
-  route('GET', '/v1/payments/:id/status', getPaymentStatus),
-  route('POST', '/v1/payments/:id/cancel', mockCancelPayment),
-  route('POST', '/v1/refunds', createRefund),
-  route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus),
+  route('POST', '/v1/merchants', createMerchant, MANAGEMENT),
+  route('GET', '/v1/merchants/payments', mockListPayments, LISTS),
+  route('GET', '/v1/merchants/:merchantId', getMerchant, MANAGEMENT),
+  route('PATCH', '/v1/merchants/:merchantId', updateMerchant, MANAGEMENT),
+  route(
+    'POST',
+    '/v1/merchants/:merchantId/settlements/crypto',
+    createCryptoSettlements,
+    MANAGEMENT,
+  ),
+  route('GET', '/v1/merchants/:merchant_id/payments', listLegacyPayments, LEGACY),
+  route('POST', '/v1/payments', createPayment, PAYMENTS),
+  route('GET', '/v1/gateway/payment/:id', getPaymentView, GATEWAY),
+  route('GET', '/v1/payments/:id', getPaymentDetails, PAYMENTS),
+  route('GET', '/v1/payments/:id/status', getPaymentStatus, PAYMENTS),
+  route('POST', '/v1/payments/:id/cancel', mockCancelPayment, PAYMENTS),
+  route('POST', '/v1/refunds', createRefund, LISTS),
+  route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus, GATEWAY),
   // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
-  route('GET', '/v1/payments', mockListPartnerPayments),
-  route('GET', '/v1/merchants', listMerchants),
-  route('DELETE', '/v1/merchants/:merchantId', deleteMerchant),
-  route('GET', '/v1/merchants/:merchantId/settlements', listSettlements),
-  route('PUT', '/v1/merchants/:merchantId/settlements/crypto/:id', updateCryptoSettlement),
-  route('DELETE', '/v1/merchants/:merchantId/settlements/crypto/:id', deleteCryptoSettlement),
+  route('GET', '/v1/payments', mockListPartnerPayments, LISTS),
+  route('GET', '/v1/merchants', listMerchants, MANAGEMENT),
+  route('DELETE', '/v1/merchants/:merchantId', deleteMerchant, MANAGEMENT),
+  route('GET', '/v1/merchants/:merchantId/settlements', listSettlements, MANAGEMENT),
+  route(
+    'PUT',
+    '/v1/merchants/:merchantId/settlements/crypto/:id',
+    updateCryptoSettlement,
+    MANAGEMENT,
+  ),
+  route(
+    'DELETE',
+    '/v1/merchants/:merchantId/settlements/crypto/:id',
+    deleteCryptoSettlement,
+    MANAGEMENT,
+  ),
 ];
 
 /**
- * Answers one request as the service would: records it, applies a queued fault if one matches,
- * then routes it. Any path prefix before `/v1/` and any origin are accepted.
+ * Answers one request as the service would: applies a queued fault if one matches, then checks
+ * the headers, the route and the credentials before reading any body (a client without a key
+ * never makes the mock read one), reads at most `MAX_BODY_BYTES` of it, and routes it. Every
+ * request is recorded. Any path prefix before `/v1/` and any origin are accepted.
  */
 export async function handle(store: Store, request: Request): Promise<Response | NetworkError> {
   const url = new URL(request.url);
   const v1 = url.pathname.indexOf('/v1/');
   const path = v1 === -1 ? url.pathname : url.pathname.slice(v1);
-  const bodyText =
-    request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-  store.requests.push(recordRequest(request, url, path, bodyText));
   const requestId = `req_${String(++store.requestCount).padStart(6, '0')}`;
 
+  // The body once read: a string, undefined when it passed the bound, null before it is read.
+  let bodyText: string | undefined | null = null;
+  const readAndRecord = async () => {
+    bodyText = await readBoundedText(request);
+    store.record(recordRequest(request, url, path, bodyText ?? ''));
+    return bodyText;
+  };
+
   const fault = store.takeFault(request.method, path);
-  if (fault?.delayMs) await waitUnlessAborted(fault.delayMs, request.signal);
-  if (fault?.networkError || request.signal.aborted) return NETWORK_ERROR;
-  if (fault?.status !== undefined) {
-    const response = faultResponse({ ...fault, status: fault.status });
-    // The service's own errors carry a request id; a proxy's raw page does not.
-    if (typeof fault.body !== 'string') response.headers.set('x-request-id', requestId);
-    return response;
+  if (fault) {
+    const operation = v1 === -1 ? undefined : findRoute(request.method, path);
+    // A fault answers before auth, as a proxy would; its body is still bounded, and recorded.
+    await readAndRecord();
+    if (fault.delayMs) await waitUnlessAborted(fault.delayMs, request.signal);
+    if (fault.networkError || request.signal.aborted) return NETWORK_ERROR;
+    if (fault.status !== undefined) {
+      const response = faultResponse({ ...fault, status: fault.status }, operation, path);
+      // The service's own errors carry a request id; a proxy's raw page does not.
+      if (typeof fault.body !== 'string') response.headers.set('x-request-id', requestId);
+      return response;
+    }
   }
 
   let response: Response;
   try {
-    response = await dispatch(store, request, url, v1 === -1 ? undefined : path, bodyText);
+    const { run, ctx } = preflight(store, request, url, v1 === -1 ? undefined : path);
+    const text = bodyText === null ? await readAndRecord() : bodyText;
+    if (text === undefined) throw payloadTooLarge(MAX_BODY_BYTES);
+    response = await run({ ...ctx, bodyText: text });
   } catch (error) {
+    // Refused on its headers alone: recorded without its body, which was never read.
+    if (bodyText === null) store.record(recordRequest(request, url, path, ''));
     response = errorResponse(
       error instanceof ServiceError
         ? error
@@ -100,33 +152,21 @@ export async function handle(store: Store, request: Request): Promise<Response |
   return response;
 }
 
-function dispatch(
+/** What can be decided from the request line and headers alone: the route and the principal. */
+function preflight(
   store: Store,
   request: Request,
   url: URL,
   path: string | undefined,
-  bodyText: string,
-): Response | Promise<Response> {
-  checkHeaders(request.headers);
+): { run: Route['run']; ctx: Omit<RequestContext, 'bodyText'> } {
   const notFound = new ServiceError(
     404,
     'not_found',
     `No route for ${request.method} ${url.pathname}`,
   );
   if (path === undefined) throw notFound;
-  const segments = path.split('/').slice(2);
-  if (segments.at(-1) === '') segments.pop();
-  let decoded: string[];
-  try {
-    decoded = segments.map((segment) => decodeURIComponent(segment));
-  } catch {
-    throw notFound;
-  }
-  const candidates = ROUTES.flatMap((r) => {
-    const params = matchSegments(r.segments, decoded);
-    return params ? [{ route: r, params }] : [];
-  });
-  if (candidates.length === 0) throw notFound;
+  const candidates = matchRoutes(path);
+  if (candidates === undefined || candidates.length === 0) throw notFound;
   const match = candidates.find((c) => c.route.method === request.method);
   if (!match) {
     const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
@@ -134,20 +174,34 @@ function dispatch(
       headers: { allow },
     });
   }
+  checkHeaders(request.headers, match.route);
   const { credentials } = store.config;
-  const principal = match.route.legacy
-    ? authenticateLegacy(request.headers, credentials)
-    : authenticate(request.headers, credentials);
-  return match.route.run({
-    store,
-    request,
-    url,
-    path,
-    params: match.params,
-    principal,
-    now: Date.now(),
-    bodyText,
+  const principal = authenticate(request.headers, credentials, match.route.auth);
+  return {
+    run: match.route.run,
+    ctx: { store, request, url, path, params: match.params, principal, now: Date.now() },
+  };
+}
+
+/** The routes whose path matches, with their decoded parameters; undefined for a bad escape. */
+function matchRoutes(path: string): { route: Route; params: string[] }[] | undefined {
+  const segments = path.split('/').slice(2);
+  if (segments.at(-1) === '') segments.pop();
+  let decoded: string[];
+  try {
+    decoded = segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+  return ROUTES.flatMap((r) => {
+    const params = matchSegments(r.segments, decoded);
+    return params ? [{ route: r, params }] : [];
   });
+}
+
+/** The operation a method and path name, if any. */
+function findRoute(method: string, path: string): Operation | undefined {
+  return matchRoutes(path)?.find((c) => c.route.method === method)?.route;
 }
 
 function matchSegments(

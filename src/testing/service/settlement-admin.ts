@@ -1,11 +1,9 @@
-import { CAIP10_PATTERN } from '../../schemas/primitives';
+import { CAIP10_PATTERN } from '../../rules/settlements';
 import type { CryptoSettlementRecord, MerchantRecord } from '../state/records';
+import { checkSameChain } from './field-checks';
 import { findMerchant, settlementsJson } from './merchants';
 import { jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
 import { type Issue, json, ServiceError } from './responses';
-
-/** `<namespace>:<reference>` of a CAIP-19 asset or CAIP-10 account. */
-const chainOf = (id: string): string => id.split(/[:/]/).slice(0, 2).join(':');
 
 /** The settlement named in the path, or 404 `not_found`; an id over 256 characters is a 400. */
 function findSettlement(ctx: RequestContext, merchant: MerchantRecord): CryptoSettlementRecord {
@@ -44,11 +42,8 @@ export function updateCryptoSettlement(ctx: RequestContext): Response {
     issues.push({ field: 'destination', message: 'must be a string of 1 to 256 characters' });
   } else if (!CAIP10_PATTERN.test(destination)) {
     issues.push({ field: 'destination', message: 'must be a CAIP-10 account id' });
-  } else if (chainOf(destination) !== chainOf(settlement.asset)) {
-    issues.push({
-      field: 'destination',
-      message: `must be an account on the asset's chain ${chainOf(settlement.asset)}`,
-    });
+  } else {
+    checkSameChain(issues, 'destination', settlement.asset, destination);
   }
   throwIfIssues(issues);
   settlement.destination = destination as string;

@@ -19,8 +19,12 @@ export function recordRequest(
   return { method: request.method, url: url.href, path, query, headers, body: parseBody(bodyText) };
 }
 
+/** The most of a body the log keeps per request: a thousand entries never hold a gigabyte. */
+export const RECORDED_BODY_CHARS = 64 * 1024;
+
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
+  if (text.length > RECORDED_BODY_CHARS) return text.slice(0, RECORDED_BODY_CHARS);
   try {
     return JSON.parse(text);
   } catch {

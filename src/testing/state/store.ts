@@ -10,6 +10,8 @@ export interface MockConfig {
   viewPollHints: boolean;
   /** Status reads with `maxPollMs` wait for a change (true) or answer at once (false). */
   holdStatusReads: boolean;
+  /** How many recorded requests `requests` keeps (the newest). */
+  requestLogSize: number;
 }
 
 /** A stored successful answer, replayed for a retry with the same Idempotency-Key. */
@@ -74,6 +76,13 @@ export class Store {
         settlement: p.settlement && { ...p.settlement },
       });
     }
+  }
+
+  /** Records a request, dropping the oldest beyond `requestLogSize`: the log never grows without end. */
+  record(entry: RecordedRequest): void {
+    this.requests.push(entry);
+    const excess = this.requests.length - this.config.requestLogSize;
+    if (excess > 0) this.requests.splice(0, excess);
   }
 
   /** Takes one use of the oldest queued fault that matches the request, if any. */

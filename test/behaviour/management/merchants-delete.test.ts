@@ -21,7 +21,7 @@ describe.each(TRANSPORTS)('merchants.delete against the mock over %s', (transpor
     expect(t.mock.getMerchant(merchantId)?.deletedAt).toMatch(/^\d{4}-/);
   });
 
-  test('a deleted merchant takes no new payments: 404 merchant_not_found', async () => {
+  test('a deleted merchant takes no new payments: 400 merchant_not_found', async () => {
     const gateway = t.client({ merchantId: t.mock.sample.merchantId });
     await gateway.merchants.delete(t.mock.sample.merchantId);
     await expect(
@@ -29,7 +29,7 @@ describe.each(TRANSPORTS)('merchants.delete against the mock over %s', (transpor
         amount: { unit: 'iso4217/USD', value: '100' },
         referenceId: 'r-1',
       }),
-    ).rejects.toMatchObject({ status: 404, code: 'merchant_not_found' });
+    ).rejects.toMatchObject({ status: 400, code: 'merchant_not_found' });
   });
 
   test('deleting again resolves deleted: true (the service is idempotent here)', async () => {

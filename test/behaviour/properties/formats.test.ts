@@ -88,6 +88,18 @@ interface Format {
   sent: (request: Request) => Promise<unknown>;
 }
 
+const CHAIN = /^([-a-zA-Z0-9]{3,8}:[-a-zA-Z0-9]{1,32})[:/]/;
+/** An account on the chain `id` starts with, else `fallback`. */
+const onChainOf = (id: string, fallback: string) => {
+  const chain = CHAIN.exec(id)?.[1];
+  return chain === undefined ? fallback : `${chain}:${DESTINATION.split(':')[2]}`;
+};
+/** An asset on the chain `id` starts with, else `ASSET`. */
+const assetOnChainOf = (id: string) => {
+  const chain = CHAIN.exec(id)?.[1];
+  return chain === undefined ? ASSET : `${chain}/${ASSET.split('/')[1]}`;
+};
+
 const FORMATS: Format[] = [
   {
     name: 'merchantEmail',
@@ -119,7 +131,9 @@ const FORMATS: Format[] = [
     nearMiss: caip19NearMiss,
     noise: caipNoise,
     field: 'settlements.0.asset',
-    send: (c, asset) => c.settlements.createCrypto('mer_1', [{ asset, destination: DESTINATION }]),
+    // The destination on the asset's chain, when it has one: only the asset is under test.
+    send: (c, asset) =>
+      c.settlements.createCrypto('mer_1', [{ asset, destination: onChainOf(asset, DESTINATION) }]),
     seen: settlements.seen,
     sent: fromBody((body: { settlements: [{ asset: string }] }) => body.settlements[0].asset),
   },
@@ -130,7 +144,8 @@ const FORMATS: Format[] = [
     nearMiss: caip10NearMiss,
     noise: caipNoise,
     field: 'settlements.0.destination',
-    send: (c, destination) => c.settlements.createCrypto('mer_1', [{ asset: ASSET, destination }]),
+    send: (c, destination) =>
+      c.settlements.createCrypto('mer_1', [{ asset: assetOnChainOf(destination), destination }]),
     seen: settlements.seen,
     sent: fromBody(
       (body: { settlements: [{ destination: string }] }) => body.settlements[0].destination,

@@ -21,19 +21,23 @@ describe('settlements.createCrypto request rules', () => {
     { rule: '50 settlements', list: many(50) },
     {
       rule: 'the shortest CAIP-19 segments',
-      list: [{ ...usdc, asset: caip19(a(3), a(1), a(3), a(1)) }],
+      list: [{ asset: caip19(a(3), a(1), a(3), a(1)), destination: caip10(a(3), a(1), '0xab') }],
     },
     {
       rule: 'the longest CAIP-19 segments',
-      list: [{ ...usdc, asset: caip19(a(8), a(32), a(8), a(128)) }],
+      list: [
+        { asset: caip19(a(8), a(32), a(8), a(128)), destination: caip10(a(8), a(32), '0xab') },
+      ],
     },
     {
       rule: 'the shortest CAIP-10 segments',
-      list: [{ ...usdc, destination: caip10(a(3), a(1), a(1)) }],
+      list: [{ asset: caip19(a(3), a(1), 'erc20', '0x1'), destination: caip10(a(3), a(1), a(1)) }],
     },
     {
       rule: 'the longest CAIP-10 segments',
-      list: [{ ...usdc, destination: caip10(a(8), a(32), a(128)) }],
+      list: [
+        { asset: caip19(a(8), a(32), 'erc20', '0x1'), destination: caip10(a(8), a(32), a(128)) },
+      ],
     },
     {
       rule: 'hyphens in every segment',

@@ -114,11 +114,13 @@ describe('merchantEmail and iconUrl', () => {
   });
 });
 
-describe('crypto settlements: 1 to 50 per call, CAIP-19 assets, CAIP-10 destinations', () => {
+const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+describe('crypto settlements: 1 to 50 per call, CAIP-19 assets, CAIP-10 destinations on their chain', () => {
   const destination = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
   const many = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
-      asset: `eip155:${i + 1}/erc20:0xabc${i}`,
+      asset: `eip155:8453/erc20:0xabc${i}`,
       destination,
     }));
 
@@ -146,6 +148,40 @@ describe('crypto settlements: 1 to 50 per call, CAIP-19 assets, CAIP-10 destinat
         [{ asset: 'eip155:8453/erc20:0x1', destination: 'eip155:8453:0xé' }],
         'refused',
       ],
+      // The chain (`<namespace>:<reference>`) of the destination must be the asset's.
+      ['USDC on Base paid to a Base account', [{ asset: USDC_BASE, destination }], 'accepted'],
+      [
+        'USDC on Base paid to an Ethereum mainnet account',
+        [{ asset: USDC_BASE, destination: 'eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' }],
+        'refused',
+      ],
+      [
+        "a chain reference that only starts like the asset's (eip155:84530)",
+        [{ asset: USDC_BASE, destination: 'eip155:84530:0xab16' }],
+        'refused',
+      ],
+      [
+        'the same reference in another namespace',
+        [{ asset: 'eip155:1/slip44:60', destination: 'cosmos:1:0xab16' }],
+        'refused',
+      ],
+      [
+        'a Solana asset paid to a Solana account',
+        [
+          {
+            asset:
+              'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+            destination:
+              'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv',
+          },
+        ],
+        'accepted',
+      ],
+      [
+        'the second of two entries off its chain',
+        [...many(1), { asset: USDC_BASE, destination: 'eip155:10:0xab16' }],
+        'refused',
+      ],
     ]),
   )('%s: both say %s', async (_, verdict, settlements) => {
     expect(await sdkVerdict(() => gateway.settlements.createCrypto(merchantId, settlements))).toBe(
@@ -154,6 +190,66 @@ describe('crypto settlements: 1 to 50 per call, CAIP-19 assets, CAIP-10 destinat
     expect(
       await mockVerdict(`/v1/merchants/${merchantId}/settlements/crypto`, post({ settlements })),
     ).toBe(verdict);
+  });
+});
+
+describe('a destination on another chain than its asset: one rule, one answer', () => {
+  const offChain = {
+    asset: USDC_BASE,
+    destination: 'eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb',
+  };
+
+  it('the SDK names settlements.<i>.destination and the chain, and sends nothing', async () => {
+    const ok = {
+      asset: USDC_BASE,
+      destination: 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb',
+    };
+    const error = await gateway.settlements
+      .createCrypto(merchantId, [ok, offChain])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([
+      {
+        field: 'settlements.1.destination',
+        message: "must be an account on the asset's chain eip155:8453",
+      },
+    ]);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('the mock answers 400 params_validation on create as on update, with the same message', async () => {
+    const created = await mock.fetch(`${BASE}/v1/merchants/${merchantId}/settlements/crypto`, {
+      ...post({ settlements: [offChain] }),
+      headers: { 'Api-Key': mock.credentials.apiKey, 'Idempotency-Key': 'k1' },
+    });
+    expect(created.status).toBe(400);
+    const createBody = (await created.json()) as { code: string; issues: unknown[] };
+    expect(createBody.code).toBe('params_validation');
+    expect(createBody.issues).toEqual([
+      {
+        field: 'settlements[0].destination',
+        message: "must be an account on the asset's chain eip155:8453",
+      },
+    ]);
+    expect(mock.getMerchant(merchantId)?.settlements.crypto).toEqual([]);
+
+    const [settlement] = await gateway.settlements.createCrypto(merchantId, [
+      { asset: USDC_BASE, destination: 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' },
+    ]);
+    const updated = await mock.fetch(
+      `${BASE}/v1/merchants/${merchantId}/settlements/crypto/${settlement?.id}`,
+      {
+        method: 'PUT',
+        headers: { 'Api-Key': mock.credentials.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ destination: offChain.destination }),
+      },
+    );
+    expect(updated.status).toBe(400);
+    const updateBody = (await updated.json()) as { code: string; issues: unknown[] };
+    expect(updateBody.code).toBe('params_validation');
+    expect(updateBody.issues).toEqual([
+      { field: 'destination', message: "must be an account on the asset's chain eip155:8453" },
+    ]);
   });
 });
 

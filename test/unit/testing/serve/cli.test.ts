@@ -145,29 +145,24 @@ function fakeIo(stop: Promise<string> = new Promise(() => {})) {
 }
 
 describe('merchant-gateway-mock command line', () => {
-  it('defaults to port 4010 on 127.0.0.1 with seed 1', () => {
+  it('defaults to port 4010 on 127.0.0.1 with seed 1, keeping the last 1,000 requests', () => {
     expect(parseArgs([])).toStrictEqual({
       port: DEFAULT_PORT,
       host: '127.0.0.1',
       seed: 1,
+      requestLogSize: 1000,
       credentials: {},
     });
     expect(DEFAULT_PORT).toBe(4010);
   });
 
   it('reads each flag as "--flag value" or "--flag=value"', () => {
-    expect(parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42'])).toEqual({
-      port: 8080,
-      host: '0.0.0.0',
-      seed: 42,
-      credentials: {},
-    });
-    expect(parseArgs(['--port=0', '--host=::', '--seed=4294967295'])).toEqual({
-      port: 0,
-      host: '::',
-      seed: 4_294_967_295,
-      credentials: {},
-    });
+    expect(
+      parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42', '--request-log-size', '5']),
+    ).toEqual({ port: 8080, host: '0.0.0.0', seed: 42, requestLogSize: 5, credentials: {} });
+    expect(
+      parseArgs(['--port=0', '--host=::', '--seed=4294967295', '--request-log-size=0']),
+    ).toEqual({ port: 0, host: '::', seed: 4_294_967_295, requestLogSize: 0, credentials: {} });
     expect(
       parseArgs([
         '--auto-advance',
@@ -183,6 +178,7 @@ describe('merchant-gateway-mock command line', () => {
       port: DEFAULT_PORT,
       host: '127.0.0.1',
       seed: 1,
+      requestLogSize: 1000,
       autoAdvanceMs: 250,
       credentials: { apiKey: 'sk_a', legacyApiKey: 'lk_b', appId: 'app_c', clientId: 'client_d' },
     });
@@ -238,6 +234,9 @@ describe('merchant-gateway-mock command line', () => {
     [['--legacy-api-key=caf\u00e9'], '--legacy-api-key must be 1 to 255 visible ASCII characters'],
     [['--client-id='], '--client-id needs a value'],
     [['--app-id', '--port'], '--app-id needs a value'],
+    [['--request-log-size', '-5'], '--request-log-size needs a value'],
+    [['--request-log-size', 'many'], '--request-log-size must be an integer from 0 to 1000000'],
+    [['--request-log-size', '1000001'], '--request-log-size must be an integer from 0 to 1000000'],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });

@@ -34,14 +34,14 @@ describe('listen()', () => {
     expect(res.headers.get('allow')).toBe('POST, GET');
   });
 
-  it('rejects a raw non-ASCII header byte sequence with 400 header_not_ascii', async () => {
+  it('rejects a raw non-ASCII header byte sequence on a payment read with 400 header_not_ascii', async () => {
     const { port } = new URL(server.url);
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
         {
           host: '127.0.0.1',
           port,
-          path: `/v1/merchants/${mock.sample.merchantId}`,
+          path: `/v1/gateway/payment/${mock.payments()[0]?.id}`,
           headers: { 'Api-Key': 'k\u00e9y' },
         },
         (res) => {

@@ -93,7 +93,7 @@ describe.each(TRANSPORTS)('merchant and settlement management over %s', (transpo
       headers: { ...h.auth, 'Merchant-Id': mid() },
       body: { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r' },
     });
-    expect([payment.status, payment.body.code]).toEqual([404, 'merchant_not_found']);
+    expect([payment.status, payment.body.code]).toEqual([400, 'merchant_not_found']);
     const unknown = await h.call<ErrorBody>('/v1/merchants/mer_nope', {
       method: 'DELETE',
       headers: h.auth,

@@ -11,6 +11,7 @@ interface SettlementsBody {
 const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const USDT_ETH = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
 const DESTINATION = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
+const MAINNET_DESTINATION = 'eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 const newMerchant = { merchantName: 'Acme Tea', merchantEmail: 'billing@acme-tea.example' };
 
 describe.each(TRANSPORTS)('merchants over %s', (transport) => {
@@ -175,8 +176,8 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
 
     it('answers 409 settlement_asset_conflict for one asset twice in a request, registering none', async () => {
       const res = await register([
-        { asset: USDT_ETH, destination: DESTINATION },
-        { asset: USDT_ETH, destination: DESTINATION },
+        { asset: USDT_ETH, destination: MAINNET_DESTINATION },
+        { asset: USDT_ETH, destination: MAINNET_DESTINATION },
       ]);
       expect(res.body.code).toBe('settlement_asset_conflict');
       expect(h.mock.getMerchant(h.mock.sample.merchantId)?.settlements.crypto).toEqual([]);

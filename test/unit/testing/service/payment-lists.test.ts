@@ -271,9 +271,9 @@ describe.each(TRANSPORTS)('the payment list over %s', (transport) => {
     );
   });
 
-  it('requires a Merchant-Id header', async () => {
+  it('requires a Merchant-Id header: 401 missing_merchant_id, as the contract has it', async () => {
     const res = await h.call<ErrorBody>('/v1/merchants/payments', { headers: h.auth });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(401);
     expect(res.body.code).toBe('missing_merchant_id');
   });
 });

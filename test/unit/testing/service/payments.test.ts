@@ -107,7 +107,7 @@ describe.each(TRANSPORTS)('payments over %s', (transport) => {
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('missing_merchant_id');
     const unknown = await create(order, { 'Merchant-Id': 'mer_unknown' });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('merchant_not_found');
   });
 
