@@ -399,9 +399,12 @@ export class FollowerEngine {
     return timer;
   }
 
-  /** Waits `ms`, or less when the follower closes. */
+  /**
+   * Waits `ms`, or less when the follower closes. Always at least one turn of the event loop:
+   * fetch puts a connection back in its pool only then, and a read sent before would open another.
+   */
   #sleep(ms: number): Promise<void> {
-    if (this.#closed || ms <= 0) return Promise.resolve();
+    if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.#sleepers.delete(done);
@@ -410,7 +413,7 @@ export class FollowerEngine {
         resolve();
       };
       this.#sleepers.add(done);
-      const timer = this.#timer(ms, done);
+      const timer = this.#timer(Math.max(0, ms), done);
     });
   }
 
@@ -572,6 +575,7 @@ export class FollowerEngine {
         const result = await this.#read(entry, undefined);
         failures = 0;
         this.#learn(entry, result, started);
+        await this.#sleep(0);
       } catch (error) {
         if (this.#failed(entry, error)) {
           failures++;
@@ -669,6 +673,8 @@ export class FollowerEngine {
           this.#fromList(entry, item, requested);
         }
         if (unseen <= 0) break;
+        await this.#sleep(0);
+        if (this.#closed) return;
       }
     } finally {
       if (!complete) await pages.return?.(undefined);
