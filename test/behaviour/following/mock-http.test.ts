@@ -81,7 +81,7 @@ describe('payments.follower over real HTTP against the mock', () => {
       for (const p of moved) mock.setPaymentStatus(p.paymentId, 'processing');
       await run.until(() => run.changes.filter((c) => c.status === 'processing').length >= 100);
       payments.forEach((p, i) => {
-        mock.setPaymentStatus(p.paymentId, FINALS[i % FINALS.length] as string);
+        mock.setPaymentStatus(p.paymentId, FINALS[i % FINALS.length] ?? 'succeeded');
       });
       await run.until(() => follower.size === 0);
 
