@@ -39,6 +39,14 @@ export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+export type {
+  FollowedPayment,
+  PaymentFollower,
+  PaymentFollowerCheckpoint,
+  PaymentFollowerCheckpointEntry,
+  PaymentFollowerOptions,
+  PaymentStatusChange,
+} from './follower/types';
 export type { PollOptions } from './polling';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';

@@ -151,6 +151,8 @@ type PaymentStatusResult = import('../schemas/payment-status').PaymentStatusResu
 /** `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final. */
 export class PollTimeoutError extends MerchantGatewayError {
   override readonly name: string = 'PollTimeoutError';
+  /** The payment that was not final in time. */
+  readonly paymentId: string;
   /** The last status read before time ran out; undefined when no read completed. */
   readonly lastStatus: PaymentStatusResult | undefined;
 
@@ -163,6 +165,7 @@ export class PollTimeoutError extends MerchantGatewayError {
     const last =
       lastStatus === undefined ? 'no status read yet' : `last status: ${lastStatus.status}`;
     super(`${operation}: payment ${paymentId} not final after ${waitedMs} ms (${last})`);
+    this.paymentId = paymentId;
     this.lastStatus = lastStatus;
   }
 }

@@ -1,8 +1,11 @@
 import type { ApiPromise } from '../core/api-promise';
+import { RequestValidationError } from '../core/errors';
 import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
+import { LazyPaymentFollower } from '../follower/follower';
+import type { PaymentFollower, PaymentFollowerOptions } from '../follower/types';
 import { type PollOptions, type ReadStatus, waitForFinal, watch } from '../polling';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import type {
@@ -267,6 +270,41 @@ export class Payments {
   ): AsyncIterable<PaymentStatusResult> {
     const { redactor } = this.#context.transport.config;
     return watch(this.#statusReader(options), paymentOrId, options, redactor);
+  }
+
+  /**
+   * Follows many payments at once, for a backend with hundreds or thousands open: at most
+   * `maxHeldReads` held status reads at a time (default 8), and every other payment learned by
+   * sweeping the partner-wide list (`GET /v1/payments`, 200 a page) every `sweepIntervalMs`
+   * (default 5 s), not by one read each. `for await` it for one `PaymentStatusChange` per status
+   * change; a payment leaves after its final change, or after `timeoutMs` (default 15 minutes
+   * from its `add`) with a `PollTimeoutError` to `onError`. Transient failures (outages, 5xx,
+   * rate limiting) are reported to `onError` and retried after a backoff; they never end it.
+   * `checkpoint()` and `resumeFrom` carry it across restarts (at-least-once delivery).
+   * API-key clients only: the app scheme has no list to sweep.
+   *
+   * @example
+   * ```ts
+   * const follower = gateway.payments.follower({ onError: (error) => log.warn(error) });
+   * follower.add(await gateway.payments.create({ amount, referenceId: 'order-1042' }));
+   * for await (const change of follower) {
+   *   if (change.isFinal) await settleOrder(change.paymentId, change.status, change.result);
+   * }
+   * ```
+   * @throws {RequestValidationError} before anything is sent: a bad option (named), or a client
+   * on the app scheme.
+   */
+  follower(options?: PaymentFollowerOptions): PaymentFollower {
+    if (!Object.hasOwn(this.#context.transport.config.authHeaders, 'Api-Key')) {
+      throw new RequestValidationError('payments.follower', [
+        {
+          field: 'apiKey',
+          message:
+            'the follower needs an API-key client: it sweeps the partner-wide list, which the app scheme (appId + clientId) cannot read; use payments.watch there',
+        },
+      ]);
+    }
+    return new LazyPaymentFollower(this.#context, options);
   }
 
   /** The status read polling uses: merchant side for API-key clients that know the merchant. */

@@ -153,7 +153,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
       moveTo(findPayment(paymentId), status, Date.now(), store.rng);
-      notifyStatusChange(store);
+      notifyStatusChange(store, paymentId);
     },
     advancePayments(path = DEFAULT_PATH) {
       if (path.length < 2 || path.some((s) => !PAYMENT_STATUSES.includes(s))) {

@@ -65,7 +65,7 @@ export function mockCancelPayment(ctx: RequestContext): Response {
       moveTo(payment, 'cancelled', ctx.now, ctx.store.rng);
       const cancellation = { reason: 'cancelled_by_merchant', at: ctx.now };
       cancellations.set(payment, cancellation);
-      notifyStatusChange(ctx.store);
+      notifyStatusChange(ctx.store, payment.id);
       return {
         status: 200,
         body: {

@@ -1,5 +1,6 @@
 import { fiatInfo } from '../state/catalog';
 import type { PaymentRecord } from '../state/records';
+import type { Store } from '../state/store';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
 import { legacyPaymentItem, listStatus, paymentItem } from './list-items';
 import { type ListKind, type ListQuery, parseListQuery } from './list-query';
@@ -26,19 +27,16 @@ export function select(
 ): Selection {
   const { cursor, limit, ...filters } = query;
   const hash = hashQuery({ kind, merchantIds, ...filters });
-  const keyOf = (p: PaymentRecord): CursorPosition => ({
-    key: query.sortBy === 'date' ? BigInt(p.createdAt) : p.fiatMinor,
-    id: p.id,
-  });
-  const direction = query.sortDir === 'asc' ? 1 : -1;
-  const compare = (a: CursorPosition, b: CursorPosition) =>
-    direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const compare = comparer(query.sortDir);
   const scope = merchantIds && new Set(merchantIds);
-  // Keys are computed once per payment, not once per comparison.
-  const sorted = [...ctx.store.payments.values()]
-    .filter((p) => (!scope || scope.has(p.merchantId)) && matches(p, kind, query, ctx.now))
-    .map((p) => ({ p, position: keyOf(p) }))
-    .sort((a, b) => compare(a.position, b.position));
+  const order = sortedPayments(ctx.store, query.sortBy, query.sortDir);
+  const [lo, hi] = query.sortBy === 'date' ? dateRange(order, query) : [0, order.length];
+  const sorted: Sorted[] = [];
+  for (let i = lo; i < hi; i++) {
+    const entry = order[i] as Sorted;
+    const { p } = entry;
+    if ((!scope || scope.has(p.merchantId)) && matches(p, kind, query, ctx.now)) sorted.push(entry);
+  }
   let from = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor, hash);
@@ -50,6 +48,85 @@ export function select(
   const last = sorted[from + page.length - 1];
   const more = from + limit < all.length;
   return { all, page, nextCursor: more && last ? encodeCursor(last.position, hash) : null };
+}
+
+interface Sorted {
+  p: PaymentRecord;
+  position: CursorPosition;
+}
+
+/** Sort key, then payment id: a total order, `asc` or `desc`. */
+function comparer(sortDir: ListQuery['sortDir']) {
+  const direction = sortDir === 'asc' ? 1 : -1;
+  return (a: CursorPosition, b: CursorPosition) =>
+    direction * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * Every payment in one list order, kept between requests: a payment's sort keys (creation time,
+ * amount) never change, so the order only needs rebuilding when payments are added or the mock
+ * is reset. A sweep of 10,000 followed payments then costs each page a pass, not a sort.
+ */
+const orders = new WeakMap<
+  Store,
+  { generation: number; size: number; byKey: Map<string, Sorted[]> }
+>();
+
+function sortedPayments(
+  store: Store,
+  sortBy: ListQuery['sortBy'],
+  sortDir: ListQuery['sortDir'],
+): readonly Sorted[] {
+  let cache = orders.get(store);
+  if (
+    cache === undefined ||
+    cache.generation !== store.generation ||
+    cache.size !== store.payments.size
+  ) {
+    cache = { generation: store.generation, size: store.payments.size, byKey: new Map() };
+    orders.set(store, cache);
+  }
+  const key = `${sortBy} ${sortDir}`;
+  let order = cache.byKey.get(key);
+  if (order === undefined) {
+    const compare = comparer(sortDir);
+    // Keys are computed once per payment, not once per comparison.
+    order = [...store.payments.values()]
+      .map((p) => ({
+        p,
+        position: { key: sortBy === 'date' ? BigInt(p.createdAt) : p.fiatMinor, id: p.id },
+      }))
+      .sort((a, b) => compare(a.position, b.position));
+    cache.byKey.set(key, order);
+  }
+  return order;
+}
+
+/** The first index in `order` at which `past` turns true (it is false, then true, along it). */
+function firstWhere(order: readonly Sorted[], past: (createdAt: number) => boolean): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (past((order[mid] as Sorted).p.createdAt)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The slice of a date-sorted order within `startTs`/`endTs`, found by binary search. */
+function dateRange(order: readonly Sorted[], q: ListQuery): [number, number] {
+  const { start, end } = q;
+  if (q.sortDir === 'asc') {
+    return [
+      start === undefined ? 0 : firstWhere(order, (t) => t >= start),
+      end === undefined ? order.length : firstWhere(order, (t) => t >= end),
+    ];
+  }
+  return [
+    end === undefined ? 0 : firstWhere(order, (t) => t < end),
+    start === undefined ? order.length : firstWhere(order, (t) => t < start),
+  ];
 }
 
 function matches(p: PaymentRecord, kind: ListKind, q: ListQuery, nowMs: number): boolean {

@@ -10,12 +10,21 @@ import { json, ServiceError } from './responses';
  */
 export const MAX_STATUS_HOLD_MS = 60_000;
 
-/** Wakes held status reads; one set per mock, so two mocks never wake each other. */
-const waiters = new WeakMap<Store, Set<() => void>>();
+/**
+ * Wakes held status reads, by payment id: one map per mock, so two mocks never wake each other,
+ * and a change wakes only the reads of its payment however many thousands are held.
+ */
+const waiters = new WeakMap<Store, Map<string, Set<() => void>>>();
 
-/** Tells held status reads of this mock that a payment may have changed. */
-export function notifyStatusChange(store: Store): void {
-  for (const wake of waiters.get(store) ?? []) wake();
+/**
+ * Tells held status reads of this mock that a payment may have changed: the reads of
+ * `paymentId`, or every held read when no id is given (a reset, a bulk move).
+ */
+export function notifyStatusChange(store: Store, paymentId?: string): void {
+  const byPayment = waiters.get(store);
+  if (byPayment === undefined) return;
+  const sets = paymentId === undefined ? [...byPayment.values()] : [byPayment.get(paymentId)];
+  for (const set of sets) for (const wake of [...(set ?? [])]) wake();
 }
 
 /** The Merchant-Id header (401 `missing_merchant_id` without it) and that merchant's payment. */
@@ -84,8 +93,10 @@ async function hold(ctx: RequestContext, payment: PaymentRecord): Promise<void> 
   if (limit === 0 || !ctx.store.config.holdStatusReads) return;
   const initial = statusAt(payment, Date.now());
   if (isFinalStatus(initial)) return;
-  const set = waiters.get(ctx.store) ?? new Set();
-  waiters.set(ctx.store, set);
+  const byPayment = waiters.get(ctx.store) ?? new Map<string, Set<() => void>>();
+  waiters.set(ctx.store, byPayment);
+  const set = byPayment.get(payment.id) ?? new Set();
+  byPayment.set(payment.id, set);
   const { signal } = ctx.request;
   await new Promise<void>((resolve) => {
     const untilExpiry = payment.expiresAt * 1000 - Date.now();
@@ -99,6 +110,7 @@ async function hold(ctx: RequestContext, payment: PaymentRecord): Promise<void> 
     function done() {
       clearTimeout(timer);
       set.delete(wake);
+      if (set.size === 0 && byPayment.get(payment.id) === set) byPayment.delete(payment.id);
       signal.removeEventListener('abort', done);
       resolve();
     }

@@ -35,6 +35,8 @@ export class Store {
   readonly sample: MockSample;
   rng: Rng;
   requestCount = 0;
+  /** Bumped by every reset: what a cache of the payments (the lists' sort orders) keys on. */
+  generation = 0;
   /** The seeded state, generated once and copied on every reset (copying is far cheaper). */
   private readonly pristine: SampleData;
   private readonly pristineRngState: number;
@@ -52,6 +54,7 @@ export class Store {
   }
 
   reset(): void {
+    this.generation++;
     this.rng = new Rng(this.pristineRngState);
     this.merchants.clear();
     this.payments.clear();

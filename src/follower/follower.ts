@@ -1,0 +1,315 @@
+import { RequestValidationError, type ValidationIssue } from '../core/errors';
+import { own } from '../core/own';
+import type { ResourceContext } from '../resources/resource';
+import type { PaymentStatusResult } from '../schemas/payment-status';
+import type { FollowerEngine } from './engine';
+import type {
+  FollowedPayment,
+  PaymentFollower,
+  PaymentFollowerCheckpoint,
+  PaymentFollowerCheckpointEntry,
+  PaymentFollowerOptions,
+  PaymentStatusChange,
+} from './types';
+
+const OPERATION = 'payments.follower';
+const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * How much earlier than its `add` a `PaymentCreated` may have been created, by the service's clock:
+ * a slow create, and the clocks of this host and the service disagreeing by a few minutes.
+ */
+export const CREATED_MARGIN_MS = 10 * 60_000;
+
+/** The options once checked, defaults applied. */
+export interface FollowerSettings {
+  maxHeldReads: number;
+  sweepIntervalMs: number;
+  timeoutMs: number;
+  onError: ((error: Error, paymentId: string | undefined) => void) | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** A payment to follow, as `add` or a checkpoint gives it, checked. */
+export interface Seed {
+  paymentId: string;
+  merchantId: string;
+  /** The status known at the start (a PaymentCreated's, or the checkpoint's last yielded one). */
+  known: PaymentStatusResult | undefined;
+  createdAt: number | undefined;
+  notBefore: number | undefined;
+  deadlineAt: number;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\x00-\x1F\x7F]/;
+const VISIBLE_ASCII = /^[\x21-\x7E]{1,255}$/;
+
+function idProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value === '' || value === '.' || value === '..') return 'must not be empty, "." or ".."';
+  if (value.length > 255) return 'must be at most 255 characters';
+  if (CONTROL.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+function merchantProblem(value: unknown): string | undefined {
+  return typeof value === 'string' && VISIBLE_ASCII.test(value)
+    ? undefined
+    : 'must be a merchant id of 1 to 255 visible ASCII characters';
+}
+
+function isWhole(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** Checks `add`'s input (throws `RequestValidationError` naming the field) and makes its seed. */
+export function seedOf(
+  context: ResourceContext,
+  payment: FollowedPayment,
+  timeoutMs: number,
+  now: number,
+): Seed | undefined {
+  const operation = 'follower.add';
+  let paymentId: unknown;
+  let merchantId: unknown;
+  let known: PaymentStatusResult | undefined;
+  let created = false;
+  if (typeof payment === 'string') {
+    paymentId = payment;
+  } else if (typeof payment === 'object' && payment !== null) {
+    const given = own(payment) as Partial<Record<string, unknown>>;
+    ({ paymentId, merchantId } = given);
+    if (typeof given.status === 'string' && typeof given.isFinal === 'boolean') {
+      // A PaymentCreated: its status is known and not yielded again.
+      created = true;
+      known = {
+        status: given.status,
+        isFinal: given.isFinal,
+        ...(typeof given.pollInMs === 'number' ? { pollInMs: given.pollInMs } : {}),
+      };
+    }
+  } else {
+    throw new RequestValidationError(operation, [
+      {
+        field: 'payment',
+        message:
+          'must be a payment id, { paymentId, merchantId? } or the result of payments.create',
+      },
+    ]);
+  }
+  const issues: ValidationIssue[] = [];
+  const idIssue = idProblem(paymentId);
+  if (idIssue) issues.push({ field: 'paymentId', message: idIssue });
+  merchantId ??= context.merchantId;
+  if (merchantId === undefined) {
+    issues.push({
+      field: 'merchantId',
+      message: 'is required: pass merchantId with the payment or set it on the client',
+    });
+  } else {
+    const problem = merchantProblem(merchantId);
+    if (problem) issues.push({ field: 'merchantId', message: problem });
+  }
+  if (issues.length > 0) throw new RequestValidationError(operation, issues);
+  // Already final: there is no change left to report.
+  if (known?.isFinal === true) return undefined;
+  return {
+    paymentId: paymentId as string,
+    merchantId: merchantId as string,
+    known,
+    createdAt: undefined,
+    notBefore: created ? now - CREATED_MARGIN_MS : undefined,
+    deadlineAt: now + timeoutMs,
+  };
+}
+
+function checkpointSeeds(value: unknown, issues: ValidationIssue[]): Seed[] {
+  const field = 'resumeFrom';
+  const checkpoint = own(value as object) as Partial<Record<string, unknown>>;
+  if (typeof value !== 'object' || value === null || checkpoint.version !== 1) {
+    issues.push({ field, message: 'must be what follower.checkpoint() returned (version 1)' });
+    return [];
+  }
+  const { payments } = checkpoint;
+  if (!Array.isArray(payments)) {
+    issues.push({ field: `${field}.payments`, message: 'must be an array' });
+    return [];
+  }
+  const seeds: Seed[] = [];
+  payments.forEach((raw: unknown, i) => {
+    const at = `${field}.payments.${i}`;
+    if (typeof raw !== 'object' || raw === null) {
+      issues.push({ field: at, message: 'must be an object' });
+      return;
+    }
+    const entry = own(raw) as Partial<Record<keyof PaymentFollowerCheckpointEntry, unknown>>;
+    const idIssue = idProblem(entry.paymentId);
+    if (idIssue) issues.push({ field: `${at}.paymentId`, message: idIssue });
+    const merchantIssue = merchantProblem(entry.merchantId);
+    if (merchantIssue) issues.push({ field: `${at}.merchantId`, message: merchantIssue });
+    if (entry.status !== undefined && (typeof entry.status !== 'string' || entry.status === '')) {
+      issues.push({ field: `${at}.status`, message: 'must be a non-empty string when present' });
+    }
+    for (const name of ['createdAt', 'notBefore'] as const) {
+      if (entry[name] !== undefined && !isTime(entry[name])) {
+        issues.push({ field: `${at}.${name}`, message: 'must be epoch milliseconds when present' });
+      }
+    }
+    if (!isTime(entry.deadlineAt)) {
+      issues.push({ field: `${at}.deadlineAt`, message: 'must be epoch milliseconds' });
+    }
+    if (issues.length > 0) return;
+    seeds.push({
+      paymentId: entry.paymentId as string,
+      merchantId: entry.merchantId as string,
+      known:
+        typeof entry.status === 'string' ? { status: entry.status, isFinal: false } : undefined,
+      createdAt: entry.createdAt as number | undefined,
+      notBefore: entry.notBefore as number | undefined,
+      deadlineAt: entry.deadlineAt as number,
+    });
+  });
+  return seeds;
+}
+
+/** Checks every option (throws `RequestValidationError` naming each bad one); defaults applied. */
+export function checkOptions(given: PaymentFollowerOptions | undefined): {
+  settings: FollowerSettings;
+  seeds: Seed[];
+} {
+  const options = own(given ?? {}) as PaymentFollowerOptions;
+  const {
+    maxHeldReads = 8,
+    sweepIntervalMs = 5_000,
+    timeoutMs = 15 * 60_000,
+    onError,
+    signal,
+    resumeFrom,
+  } = options;
+  const issues: ValidationIssue[] = [];
+  if (!isWhole(maxHeldReads, 0, 1000)) {
+    issues.push({ field: 'maxHeldReads', message: 'must be a whole number from 0 to 1000' });
+  }
+  if (
+    typeof sweepIntervalMs !== 'number' ||
+    !(sweepIntervalMs >= 100 && sweepIntervalMs <= MAX_TIMER_MS)
+  ) {
+    issues.push({
+      field: 'sweepIntervalMs',
+      message: `must be a number of milliseconds from 100 to ${MAX_TIMER_MS}`,
+    });
+  }
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    issues.push({
+      field: 'timeoutMs',
+      message: `must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
+    });
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    issues.push({ field: 'onError', message: 'must be a function' });
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    issues.push({ field: 'signal', message: 'must be an AbortSignal' });
+  }
+  const seeds = resumeFrom === undefined ? [] : checkpointSeeds(resumeFrom, issues);
+  if (issues.length > 0) throw new RequestValidationError(OPERATION, issues);
+  return { settings: { maxHeldReads, sweepIntervalMs, timeoutMs, onError, signal }, seeds };
+}
+
+/** A checkpoint entry from a seed (before any status was yielded for it). */
+export function entryOf(seed: Seed, status: string | undefined): PaymentFollowerCheckpointEntry {
+  return {
+    paymentId: seed.paymentId,
+    merchantId: seed.merchantId,
+    ...(status === undefined ? {} : { status }),
+    ...(seed.createdAt === undefined ? {} : { createdAt: seed.createdAt }),
+    ...(seed.notBefore === undefined ? {} : { notBefore: seed.notBefore }),
+    deadlineAt: seed.deadlineAt,
+  };
+}
+
+/**
+ * The follower the client hands out. It checks its input at once, and loads the engine that reads
+ * and sweeps with a dynamic `import()` on creation, so a browser bundle that never follows many
+ * payments does not carry it (bundlers put it in a chunk of its own). Until the engine is there
+ * (one module load), `add`, `remove`, `size` and `checkpoint` work on what was given so far.
+ */
+export class LazyPaymentFollower implements PaymentFollower {
+  readonly #context: ResourceContext;
+  readonly #settings: FollowerSettings;
+  /** What is followed until the engine has loaded. */
+  readonly #seeds = new Map<string, Seed>();
+  readonly #engine: Promise<FollowerEngine>;
+  #loaded: FollowerEngine | undefined;
+  #closed = false;
+
+  constructor(context: ResourceContext, options: PaymentFollowerOptions | undefined) {
+    const { settings, seeds } = checkOptions(options);
+    this.#context = context;
+    this.#settings = settings;
+    for (const seed of seeds)
+      if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
+    this.#engine = import('./engine').then(({ FollowerEngine }) => {
+      const engine = new FollowerEngine(context, settings, [...this.#seeds.values()]);
+      this.#seeds.clear();
+      this.#loaded = engine;
+      if (this.#closed) engine.close();
+      return engine;
+    });
+    // A failed load is reported by the iterator; it must not be an unhandled rejection before.
+    this.#engine.catch(() => {});
+  }
+
+  add(payment: FollowedPayment): void {
+    const seed = seedOf(this.#context, payment, this.#settings.timeoutMs, Date.now());
+    if (seed === undefined || this.#closed) return;
+    if (this.#loaded) this.#loaded.add(seed);
+    else if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
+  }
+
+  remove(paymentId: string): void {
+    if (this.#loaded) this.#loaded.remove(paymentId);
+    else this.#seeds.delete(paymentId);
+  }
+
+  get size(): number {
+    return this.#loaded ? this.#loaded.size : this.#seeds.size;
+  }
+
+  get closed(): boolean {
+    return this.#loaded ? this.#loaded.closed : this.#closed;
+  }
+
+  checkpoint(): PaymentFollowerCheckpoint {
+    if (this.#loaded) return this.#loaded.checkpoint();
+    return {
+      version: 1,
+      payments: [...this.#seeds.values()].map((seed) => entryOf(seed, seed.known?.status)),
+    };
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#loaded?.close();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<PaymentStatusChange> {
+    const engine = this.#engine;
+    let inner: AsyncIterator<PaymentStatusChange> | undefined;
+    return {
+      next: async () => {
+        inner ??= (await engine).iterator();
+        return inner.next();
+      },
+      // Leaving a for-await loop (break, return, throw) closes the follower, as it does a watch.
+      return: async () => {
+        this.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
