@@ -8,7 +8,13 @@
 // no longer refreshable (taken back after a long stall) stops following that payment, so two
 // living workers never follow one payment.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MerchantGateway } from 'merchant-gateway';
+import {
+  ApiError,
+  ConnectionError,
+  MerchantGateway,
+  PollTimeoutError,
+  RateLimitedError,
+} from 'merchant-gateway';
 import type { JobAttempt } from 'pg-boss';
 import { readConfig } from './config';
 import { connect, type FollowJob, log, recordOutcome } from './db';
@@ -35,15 +41,26 @@ let stopping = false;
 const follower = gateway.payments.follower({
   maxHeldReads: config.maxHeldReads,
   sweepIntervalMs: config.sweepIntervalMs,
-  onError(error) {
-    // A payment the follower gave up on (past its deadline, or a permanent answer) goes back to
-    // the queue, to be followed again later; a failed read or sweep is only worth a log line.
-    const paymentId = (error as { paymentId?: unknown }).paymentId;
-    const entry = typeof paymentId === 'string' ? held.get(paymentId) : undefined;
+  onError(error, paymentId) {
     log(name, 'follow_error', { paymentId, message: error.message });
-    if (typeof paymentId === 'string' && entry !== undefined) void giveBack(paymentId, entry);
+    const entry = paymentId === undefined ? undefined : held.get(paymentId);
+    // A failed read or sweep is retried by the follower itself: the payment is still followed.
+    if (paymentId === undefined || entry === undefined || isTransient(error)) return;
+    // The payment left the follower. Not final after the follower's 15 minutes: back to the
+    // queue, to be followed afresh. A permanent answer (404: no such payment) is not retried.
+    if (error instanceof PollTimeoutError) void giveBack(paymentId, entry);
+    else void drop(paymentId, entry, error.message);
   },
 });
+
+/** The failures after which the follower reads the payment again (see "Polling" in the README). */
+function isTransient(error: Error): boolean {
+  return (
+    error instanceof ConnectionError ||
+    error instanceof RateLimitedError ||
+    (error instanceof ApiError && error.status >= 500)
+  );
+}
 
 async function takeJobs(): Promise<void> {
   while (!stopping) {
@@ -57,10 +74,15 @@ async function takeJobs(): Promise<void> {
     }
     for (const job of jobs) {
       const { orderId, paymentId, merchantId } = job.data;
-      held.set(paymentId, { job: { id: job.id, retryCount: job.retryCount }, orderId });
-      // Added by id, the follower's first read tells the current status, final or not.
-      follower.add({ paymentId, merchantId });
+      const entry: Held = { job: { id: job.id, retryCount: job.retryCount }, orderId };
+      held.set(paymentId, entry);
       log(name, 'took', { paymentId, orderId, jobId: job.id, retryCount: job.retryCount });
+      try {
+        // Added by id, the follower's first read tells the current status, final or not.
+        follower.add({ paymentId, merchantId });
+      } catch (error) {
+        await drop(paymentId, entry, (error as Error).message); // a malformed id: not retried
+      }
     }
     if (jobs.length < batchSize || batchSize === 0) await sleep(IDLE_POLL_MS);
   }
@@ -117,11 +139,24 @@ async function giveBack(paymentId: string, entry: Held): Promise<void> {
   held.delete(paymentId);
   follower.remove(paymentId);
   try {
-    await boss.fail(config.queue, entry.job, { reason: 'given back by a stopping worker' });
+    await boss.fail(config.queue, entry.job, { reason: 'given back' });
   } catch (error) {
     log(name, 'give_back_error', { paymentId, message: (error as Error).message });
   }
   log(name, 'released', { paymentId, orderId: entry.orderId, reason: 'given back' });
+}
+
+/** Ends a job that no worker can finish (the gateway does not know its payment): for an operator. */
+async function drop(paymentId: string, entry: Held, reason: string): Promise<void> {
+  if (held.get(paymentId) !== entry) return;
+  held.delete(paymentId);
+  follower.remove(paymentId);
+  try {
+    await boss.cancel(config.queue, entry.job);
+  } catch (error) {
+    log(name, 'drop_error', { paymentId, message: (error as Error).message });
+  }
+  log(name, 'released', { paymentId, orderId: entry.orderId, reason });
 }
 
 async function follow(): Promise<void> {
@@ -133,15 +168,35 @@ async function follow(): Promise<void> {
 }
 
 // A deploy stops workers with SIGTERM: their jobs go back at once instead of after a heartbeat.
+async function stop(): Promise<void> {
+  stopping = true;
+  follower.close();
+  await Promise.all(
+    [...held].map(([paymentId, entry]) =>
+      entry.outcome === undefined
+        ? giveBack(paymentId, entry)
+        : settle(paymentId, entry, entry.outcome),
+    ),
+  );
+  await boss.stop({ graceful: true, timeout: 5000 });
+  await pool.end();
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    stopping = true;
-    follower.close();
-    void Promise.all([...held].map(([paymentId, entry]) => giveBack(paymentId, entry)))
-      .then(() => boss.stop({ graceful: true, timeout: 5000 }))
-      .finally(() => pool.end());
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 
 log(name, 'started', { queue: config.queue, capacity: config.workerCapacity });
-await Promise.all([takeJobs(), heartbeat(), follow()]);
+void takeJobs();
+void heartbeat();
+await follow();
+if (!stopping) {
+  // The follower ended on its own (the gateway refused the key): a process manager restarts the
+  // worker, and its jobs go to the others meanwhile.
+  log(name, 'follower_ended', {});
+  process.exit(1);
+}

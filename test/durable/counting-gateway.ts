@@ -22,7 +22,14 @@ export interface CountingGateway {
   close(): Promise<void>;
 }
 
-export async function serveCounting(mock: MockGateway): Promise<CountingGateway> {
+/**
+ * @param onCreated called with each payment the mock created, before the answer leaves: a test
+ * can act on the payment before anything else sees it.
+ */
+export async function serveCounting(
+  mock: MockGateway,
+  onCreated: (paymentId: string, referenceId: string) => void = () => {},
+): Promise<CountingGateway> {
   const counts: Counts = {
     statusReads: 0,
     heldReads: 0,
@@ -33,7 +40,7 @@ export async function serveCounting(mock: MockGateway): Promise<CountingGateway>
   };
   const server = createServer((req, res) => {
     count(counts, req);
-    forward(mock, req, res).catch(() => res.destroy());
+    forward(mock, req, res, onCreated).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -74,6 +81,7 @@ async function forward(
   mock: MockGateway,
   req: IncomingMessage,
   res: ServerResponse,
+  onCreated: (paymentId: string, referenceId: string) => void,
 ): Promise<void> {
   const aborted = new AbortController();
   res.on('close', () => {
@@ -93,6 +101,11 @@ async function forward(
     ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
   });
   const body = Buffer.from(await response.arrayBuffer());
+  if (method === 'POST' && req.url === '/v1/payments' && response.status === 201) {
+    const created = JSON.parse(body.toString()) as { paymentId: string };
+    const sent = JSON.parse(Buffer.concat(chunks).toString()) as { referenceId: string };
+    onCreated(created.paymentId, sent.referenceId);
+  }
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(body);
 }

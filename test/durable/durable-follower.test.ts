@@ -48,11 +48,20 @@ let mock: MockGateway;
 let gateway: CountingGateway | undefined;
 let pool: pg.Pool | undefined;
 let bank: NodeJS.Timeout | undefined;
+/** The payments the bank turns aside, from the fate in their order id (their referenceId). */
+const turned = new Map<string, Fate>();
 const processes: Launched[] = [];
 
 beforeAll(async () => {
   mock = createMockGateway({ pollInMs: 500, autoAdvanceMs: ADVANCE_MS });
-  [postgres, gateway] = await Promise.all([startEmbeddedPostgres(), serveCounting(mock)]);
+  const onCreated = (paymentId: string, referenceId: string) => {
+    const f = /-(cancels|declined|abandons)$/.exec(referenceId)?.[1] as Fate | undefined;
+    if (f !== undefined) turned.set(paymentId, f);
+  };
+  [postgres, gateway] = await Promise.all([
+    startEmbeddedPostgres(),
+    serveCounting(mock, onCreated),
+  ]);
   pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
   pool.on('error', () => {});
 });
@@ -132,18 +141,7 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
     // The bank: a declined payment fails once the buyer has paid; an abandoned one goes back to
     // awaiting the buyer, who never returns, until its expiry makes it expired; one to be
     // cancelled waits for its buyer until the merchant cancels it.
-    // The fate is in the order id, which the payment carries as its referenceId.
-    const turned = new Map<string, Fate>();
-    const seen = new Set<string>();
     bank = setInterval(() => {
-      for (const payment of mock.payments(mock.sample.merchantId)) {
-        if (seen.has(payment.id)) break; // newest first: the rest were seen before
-        seen.add(payment.id);
-        const f = /-(cancels|declined|abandons)$/.exec(payment.referenceId)?.[1] as
-          | Fate
-          | undefined;
-        if (f !== undefined) turned.set(payment.id, f);
-      }
       for (const [paymentId, f] of turned) {
         const payment = mock.getPayment(paymentId);
         if (
