@@ -38,9 +38,7 @@ export async function connect(
   try {
     await setup.query('SELECT pg_advisory_lock(hashtext($1))', ['durable-follower setup']);
     await boss.start();
-    await boss.createQueue(config.queue, {
-      // One live job per payment: a retried request finds the job queued or active and adds none.
-      policy: 'exclusive',
+    const options = {
       // A worker refreshes its jobs; one that stops (SIGKILL, lost host) loses them after this.
       heartbeatSeconds: config.heartbeatSeconds,
       // A job is taken back at the latest after this, whatever its heartbeat: longer than a
@@ -49,7 +47,11 @@ export async function connect(
       // Each time a job is taken back counts as a retry: enough for many lost workers in a row.
       retryLimit: 20,
       retryDelay: 0,
-    });
+    };
+    // One live job per payment: a retried request finds the job queued or active and adds none.
+    await boss.createQueue(config.queue, { policy: 'exclusive', ...options });
+    // An existing queue keeps its options until told: this deploy's configuration wins.
+    await boss.updateQueue(config.queue, options);
     await setup.query(`
       CREATE TABLE IF NOT EXISTS orders (
         id text PRIMARY KEY,

