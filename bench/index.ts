@@ -6,6 +6,7 @@ import { runColdImport } from './cold-import';
 import { runColdStart } from './cold-start';
 import { root, type StubProcess, startPeerProcess, startStubProcess } from './common';
 import { runConcurrency } from './concurrency';
+import { runFollowing } from './following';
 import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { runPerCall } from './per-call';
@@ -77,6 +78,8 @@ const suites: Record<string, Suite> = {
   'cold-import': { byDefault: false, perNode: true, run: runColdImport },
   // 1,000 concurrent payments.create: p50/p99 and CPU per call against bare ky and raw fetch.
   concurrency: { byDefault: true, perNode: false, run: runConcurrency },
+  // 10,000 open payments followed by one payments.follower() against 10,000 waitForFinal calls.
+  following: { byDefault: true, perNode: false, run: runFollowing },
 };
 
 const named = process.argv.slice(2);
