@@ -1,8 +1,10 @@
 // The first run of merchant-gateway: create a merchant, register where it is paid, take a payment,
 // follow it to its final status on the status read, then list the merchant's payments.
 //
-// With MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY set it talks to that service;
-// otherwise it starts the embedded mock on 127.0.0.1 and plays the buyer itself.
+// With MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY set it talks to that service (or to
+// the mock's sidecar, `npx merchant-gateway-mock`) and waits for a buyer to pay at the URL it
+// prints: open it in a browser. Otherwise it starts the embedded mock on 127.0.0.1 and plays the
+// buyer itself.
 //
 //   npm start            (same as: npx tsx examples/quickstart.ts)
 import { MerchantGateway } from 'merchant-gateway';
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
       const m = mock;
       buyer = setInterval(() => m.advancePayments(), 300); // the mock's buyer pays
     } else {
-      console.log('Waiting:    open the URL above and pay (up to 10 minutes)');
+      console.log(`Waiting:    open ${payment.gatewayUrl} in a browser and pay (up to 10 minutes)`);
     }
     // Follows the merchant-side status read (GET /v1/payments/{id}/status), long-polling: a
     // change reaches us as soon as the service sees it.

@@ -79,7 +79,7 @@ export class Payments {
         'merchantId',
       );
       this.#hintReference(input.referenceId);
-      const { expiresAt } = input;
+      const { expiresAt, checkout } = input;
       const body = {
         amount: { unit: input.amount.unit, value: String(input.amount.value) },
         referenceId: input.referenceId,
@@ -89,6 +89,9 @@ export class Payments {
               expiresAt:
                 expiresAt instanceof Date ? Math.floor(expiresAt.getTime() / 1000) : expiresAt,
             }),
+        ...(checkout === undefined
+          ? {}
+          : { checkout: { successUrl: checkout.successUrl, errorUrl: checkout.errorUrl } }),
       };
       return {
         operation,

@@ -1,11 +1,20 @@
 import * as z from 'zod/mini';
+import { CHECKOUT_URL_RULE, isCheckoutUrl } from '../rules/checkout';
 import {
   FIAT_UNIT_PATTERN,
   FINAL_PAYMENT_STATUSES as FINAL,
   type KnownPaymentStatus,
   MINOR_UNITS_PATTERN,
 } from '../rules/payments';
-import { exact, matching, maybe, openEnum, requiredString, responseObject } from './common';
+import {
+  exact,
+  matching,
+  maybe,
+  openEnum,
+  requiredString,
+  responseObject,
+  satisfying,
+} from './common';
 
 /** Payment statuses the service documents; others may come (and are not final). */
 export type PaymentStatus = KnownPaymentStatus | (string & {});
@@ -160,6 +169,21 @@ export const MerchantIdSchema = matching(
   'must be a non-empty merchant id of visible ASCII characters (sent as the Merchant-Id header)',
 );
 
+const checkoutUrl = satisfying(isCheckoutUrl, CHECKOUT_URL_RULE);
+
+/**
+ * Where the gateway sends the buyer back after checkout (2026-02-19.preview: send it with
+ * `apiVersion: '2026-02-19.preview'`).
+ */
+export const PaymentCheckoutSchema = exact({
+  /** The buyer lands here after paying. An https URL (http only on loopback, for development). */
+  successUrl: checkoutUrl,
+  /** The buyer lands here when the payment fails or is cancelled. Same rule as `successUrl`. */
+  errorUrl: checkoutUrl,
+});
+/** `payments.create`'s `checkout`: `{ successUrl, errorUrl }`, both required. */
+export type PaymentCheckout = z.input<typeof PaymentCheckoutSchema>;
+
 /** Input of `payments.create`. */
 export const PaymentCreateParamsSchema = exact({
   /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
@@ -174,6 +198,13 @@ export const PaymentCreateParamsSchema = exact({
   referenceId: requiredString().check(z.minLength(1, 'must not be empty')),
   /** Seconds since the epoch, a `Date`, or null for the service's default (5 minutes). */
   expiresAt: z.optional(expiresAt),
+  /**
+   * 2026-02-19.preview: where the gateway's checkout sends the buyer afterwards
+   * (`{ successUrl, errorUrl }`, both required). Sent only when given; use it with
+   * `apiVersion: '2026-02-19.preview'`, which a service on 2026-02-18 would not honour.
+   * @example { successUrl: 'https://shop.example/paid', errorUrl: 'https://shop.example/cart' }
+   */
+  checkout: z.optional(PaymentCheckoutSchema),
 });
-/** Input of `payments.create`: `amount` in minor units, `referenceId`, optional `merchantId` and `expiresAt`. */
+/** Input of `payments.create`: `amount` in minor units, `referenceId`, optional `merchantId`, `expiresAt` and (preview) `checkout`. */
 export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;

@@ -2,6 +2,7 @@ import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
 import { AutoAdvance } from './service/auto-advance';
+import { checkoutOf } from './service/checkout';
 import { checkFault } from './service/fault-responses';
 import { merchantJson, settlementsJson } from './service/merchants';
 import { refundedAt } from './service/payment-actions';
@@ -68,6 +69,12 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   'cancelled_by_merchant'`; the same Idempotency-Key replays the first answer.
  * - A refund checks the `paymentId` pattern (400), the payment (404), an earlier refund (409
  *   `already_refunded`), then its status (400 `payment_not_succeeded`), in that order.
+ * - Over real HTTP it also serves a control API under `/__mock/` and a checkout page at each
+ *   `gatewayUrl` (see the README); neither is recorded in `mock.requests` nor takes a queued fault.
+ *   The page's Pay moves a payment to `processing`, then `succeeded` one `pollInMs` later.
+ * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
+ *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
+ *   after Decline or Cancel.
  *
  * @example
  * const mock = createMockGateway();
@@ -132,7 +139,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       return result;
     },
     async listen(listenOptions) {
-      const server = await listen(store, listenOptions);
+      const server = await listen(store, listenOptions, mock);
       if (openServers++ === 0 && !autoAdvance.running) autoAdvance.start();
       let closed = false;
       return {
@@ -236,5 +243,6 @@ function paymentView(payment: PaymentRecord, now: number): MockPayment {
       walletName: buyer.wallet.name,
     },
     refundedAt: refundTime === undefined ? null : isoTime(refundTime),
+    checkout: checkoutOf(payment) ?? null,
   };
 }

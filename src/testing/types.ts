@@ -156,6 +156,8 @@ export interface MockPayment {
   buyer: { accountCaip10: string; walletName: string } | null;
   /** When the payment was refunded (ISO 8601), or null: a payment is refunded at most once. */
   refundedAt: string | null;
+  /** The preview checkout redirects it was created with, or null (the page then returns to itself). */
+  checkout: { successUrl: string; errorUrl: string } | null;
 }
 
 /** The seeded sample data. */

@@ -8,6 +8,7 @@ import {
   MerchantGateway,
   type MerchantUpdateParams,
   type MerchantWithSettlements,
+  type PaymentCheckout,
   type PaymentCreated,
   type PaymentCreateParams,
   type PaymentView,
@@ -98,6 +99,19 @@ describe('resource method signatures', () => {
     );
     // @ts-expect-error referenceId is required
     expectTypeOf(payments.create).toBeCallableWith({ amount });
+  });
+
+  it('payments.create takes the preview checkout with both URLs, and no other field', () => {
+    expectTypeOf<PaymentCreateParams['checkout']>().toEqualTypeOf<PaymentCheckout | undefined>();
+    expectTypeOf<PaymentCheckout>().toEqualTypeOf<{ successUrl: string; errorUrl: string }>();
+    const checkout = { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/no' };
+    expectTypeOf(payments.create).toBeCallableWith({ amount, referenceId: 'r', checkout });
+    expectTypeOf(payments.create).toBeCallableWith({
+      amount,
+      referenceId: 'r',
+      // @ts-expect-error errorUrl is required
+      checkout: { successUrl: 'https://a.example/ok' },
+    });
   });
 
   it('payments.get returns ApiPromise<PaymentView>', () => {

@@ -11,6 +11,7 @@ runCommand(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stop,
+  env: process.env,
 }).then(
   (code) => {
     process.exitCode = code;

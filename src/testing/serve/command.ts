@@ -1,24 +1,50 @@
 /** The `merchant-gateway-mock` command: the whole mock over HTTP, for services in any language. */
 import { createMockGateway } from '../mock-gateway';
+import type { MockCredentials } from '../types';
 
 /** The port the command serves on when `--port` is not given (stripe-mock's habit of a fixed port). */
 export const DEFAULT_PORT = 4010;
 
-export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N]
+/** The longest period `setInterval` keeps: 2^31 - 1 ms (about 24.8 days). */
+const MAX_AUTO_ADVANCE_MS = 2_147_483_647;
 
-Serves the stateful merchant-gateway mock over HTTP until SIGINT or SIGTERM.
+/** Each credential flag, its option name and the environment variable it falls back to. */
+const CREDENTIAL_FLAGS = {
+  'api-key': ['apiKey', 'MERCHANT_GATEWAY_MOCK_API_KEY'],
+  'legacy-api-key': ['legacyApiKey', 'MERCHANT_GATEWAY_MOCK_LEGACY_API_KEY'],
+  'app-id': ['appId', 'MERCHANT_GATEWAY_MOCK_APP_ID'],
+  'client-id': ['clientId', 'MERCHANT_GATEWAY_MOCK_CLIENT_ID'],
+} as const satisfies Record<string, readonly [keyof MockCredentials, string]>;
+type CredentialFlag = keyof typeof CREDENTIAL_FLAGS;
+
+export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N] [--auto-advance MS]
+                             [--api-key K] [--legacy-api-key K] [--app-id ID] [--client-id ID]
+
+Serves the stateful merchant-gateway mock over HTTP until SIGINT or SIGTERM: the service's /v1/
+routes, a control API under /__mock/ (same Api-Key) and a checkout page at each gatewayUrl.
 
 Options:
-  --port N    TCP port, 0 for any free one (default ${DEFAULT_PORT})
-  --host H    address to bind; 0.0.0.0 or :: to serve other containers (default 127.0.0.1)
-  --seed N    seed of the sample data and ids, 0 to 4294967295: the same seed, the same data (default 1)
-  -h, --help  show this help
+  --port N             TCP port, 0 for any free one (default ${DEFAULT_PORT})
+  --host H             address to bind; 0.0.0.0 or :: to serve other containers (default 127.0.0.1)
+  --seed N             seed of the sample data and ids, 0 to 4294967295: the same seed, the same data (default 1)
+  --auto-advance MS    move every open payment one step toward succeeded every MS milliseconds (default off)
+  --api-key K          partner key it accepts as Api-Key (env MERCHANT_GATEWAY_MOCK_API_KEY)
+  --legacy-api-key K   legacy key it accepts as X-Api-Key (env MERCHANT_GATEWAY_MOCK_LEGACY_API_KEY)
+  --app-id ID          App-Id it accepts (env MERCHANT_GATEWAY_MOCK_APP_ID)
+  --client-id ID       Client-Id it accepts (env MERCHANT_GATEWAY_MOCK_CLIENT_ID)
+  -h, --help           show this help
+
+A flag wins over its environment variable; a credential left out keeps the mock's default.
 `;
 
 export interface CommandOptions {
   port: number;
   host: string;
   seed: number;
+  /** Milliseconds between auto-advance steps; undefined: off. */
+  autoAdvanceMs?: number | undefined;
+  /** The credentials given by flag or environment; the rest keep the mock's defaults. */
+  credentials: Partial<MockCredentials>;
 }
 
 /** A command line the command cannot run: the message says which flag and why. */
@@ -32,33 +58,71 @@ export interface CommandIo {
   stderr(text: string): void;
   /** Settles with the signal's name when the command is to stop. */
   stop: Promise<string>;
+  /** Where the credential flags fall back to (`process.env` for the command). @default {} */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Reads `--port N`, `--host H`, `--seed N` (or `--flag=value`); `'help'` for `-h`/`--help`. */
-export function parseArgs(argv: readonly string[]): CommandOptions | 'help' {
-  const options: CommandOptions = { port: DEFAULT_PORT, host: '127.0.0.1', seed: 1 };
+/**
+ * Reads `--port N`, `--host H`, `--seed N`, `--auto-advance MS` and the credential flags (each
+ * also as `--flag=value`), the credentials falling back to `env`; `'help'` for `-h`/`--help`.
+ */
+export function parseArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CommandOptions | 'help' {
+  const options: CommandOptions = {
+    port: DEFAULT_PORT,
+    host: '127.0.0.1',
+    seed: 1,
+    credentials: {},
+  };
+  const fromFlags: Partial<MockCredentials> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return 'help';
-    const flag = /^--(port|host|seed)(?:=(.*))?$/s.exec(arg);
+    const flag =
+      /^--(port|host|seed|auto-advance|api-key|legacy-api-key|app-id|client-id)(?:=(.*))?$/s.exec(
+        arg,
+      );
     if (!flag) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
-    const name = flag[1] as 'port' | 'host' | 'seed';
+    const name = flag[1] as string;
     const value = flag[2] ?? argv[++i];
     if (value === undefined || value === '' || (flag[2] === undefined && value.startsWith('-'))) {
       throw new UsageError(`--${name} needs a value`);
     }
     if (name === 'host') options.host = value;
     else if (name === 'port') options.port = integer(value, name, 65_535);
-    else options.seed = integer(value, name, 0xffff_ffff);
+    else if (name === 'seed') options.seed = integer(value, name, 0xffff_ffff);
+    else if (name === 'auto-advance')
+      options.autoAdvanceMs = integer(value, name, MAX_AUTO_ADVANCE_MS, 1);
+    else {
+      const [key] = CREDENTIAL_FLAGS[name as CredentialFlag];
+      fromFlags[key] = credential(value, `--${name}`);
+    }
+  }
+  for (const [key, variable] of Object.values(CREDENTIAL_FLAGS)) {
+    const fromEnv = env[variable];
+    const value =
+      fromFlags[key] ??
+      (fromEnv === undefined || fromEnv === '' ? undefined : credential(fromEnv, variable));
+    if (value !== undefined) options.credentials[key] = value;
   }
   return options;
 }
 
-function integer(value: string, name: string, max: number): number {
+/** A credential is sent as a header value: visible ASCII, no spaces (so it survives a shell and a proxy). */
+function credential(value: string, source: string): string {
+  if (!/^[\x21-\x7E]{1,255}$/.test(value)) {
+    throw new UsageError(`${source} must be 1 to 255 visible ASCII characters (no spaces)`);
+  }
+  return value;
+}
+
+function integer(value: string, name: string, max: number, min = 0): number {
   const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n <= max))
+  if (!(n >= min && n <= max))
     throw new UsageError(
-      `--${name} must be an integer from 0 to ${max}, not ${JSON.stringify(value)}`,
+      `--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`,
     );
   return n;
 }
@@ -70,7 +134,7 @@ function integer(value: string, name: string, max: number): number {
 export async function runCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let options: CommandOptions | 'help';
   try {
-    options = parseArgs(argv);
+    options = parseArgs(argv, io.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(
@@ -82,7 +146,11 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
     io.stdout(USAGE);
     return 0;
   }
-  const mock = createMockGateway({ seed: options.seed });
+  const mock = createMockGateway({
+    seed: options.seed,
+    credentials: options.credentials,
+    ...(options.autoAdvanceMs === undefined ? {} : { autoAdvanceMs: options.autoAdvanceMs }),
+  });
   let server: Awaited<ReturnType<typeof mock.listen>>;
   try {
     server = await mock.listen({ port: options.port, host: options.host });
@@ -102,6 +170,12 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
       `  legacy Api-Key     ${credentials.legacyApiKey}`,
       `  App-Id, Client-Id  ${credentials.appId}, ${credentials.clientId}`,
       `Sample merchant:     ${sample.merchantId}`,
+      `Control API:         ${server.url}/__mock/ (same Api-Key); checkout pages at ${server.url}/pay/{paymentId}`,
+      ...(options.autoAdvanceMs === undefined
+        ? []
+        : [
+            `Auto-advance:        every open payment moves one step every ${options.autoAdvanceMs} ms`,
+          ]),
       'Stop with Ctrl+C (SIGINT) or SIGTERM.',
       '',
     ].join('\n'),

@@ -1,19 +1,24 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { handleHttpOnly } from '../service/http-only';
 import { isNetworkError } from '../service/responses';
 import { handle } from '../service/router';
 import type { Store } from '../state/store';
-import type { ListenOptions, MockServer } from '../types';
+import type { ListenOptions, MockGateway, MockServer } from '../types';
 
 /**
  * Serves the mock over real HTTP, on 127.0.0.1 unless `host` says otherwise. `node:http` is loaded
  * here, on first use, so the testing entry still loads where Node's modules do not exist (msw in a browser).
  */
-export async function listen(store: Store, options: ListenOptions = {}): Promise<MockServer> {
+export async function listen(
+  store: Store,
+  options: ListenOptions = {},
+  mock?: MockGateway,
+): Promise<MockServer> {
   const { createServer } = await import('node:http');
   // Node binds an IPv6 address written without brackets; a URL writes it with them.
   const host = (options.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const server = createServer((req, res) => {
-    serve(store, req, res).catch((error: unknown) => {
+    serve(store, req, res, mock).catch((error: unknown) => {
       res.destroy(error instanceof Error ? error : new Error(String(error)));
     });
   });
@@ -36,7 +41,12 @@ export function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-async function serve(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  store: Store,
+  req: IncomingMessage,
+  res: ServerResponse,
+  mock: MockGateway | undefined,
+): Promise<void> {
   const aborted = new AbortController();
   // The client went away before the answer: a delayed fault stops waiting.
   res.on('close', () => {
@@ -55,7 +65,9 @@ async function serve(store: Store, req: IncomingMessage, res: ServerResponse): P
     signal: aborted.signal,
     ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
   });
-  const result = await handle(store, request);
+  // The control API and the checkout page are not service traffic: no record, no queued fault.
+  const result =
+    (mock && (await handleHttpOnly(mock, store, request))) ?? (await handle(store, request));
   if (isNetworkError(result)) {
     req.socket.destroy();
     return;

@@ -3,6 +3,8 @@ import { ServiceError } from './responses';
 
 /** The `WCP-Version` value the mock implements. */
 export const API_VERSION = '2026-02-18';
+/** Every `WCP-Version` the mock answers: the stable one and the preview that adds `checkout`. */
+const API_VERSIONS: readonly string[] = [API_VERSION, '2026-02-19.preview'];
 
 /** Header values must be ASCII; anything else is rejected before any other check. */
 export function checkHeaders(headers: Headers): void {
@@ -14,9 +16,9 @@ export function checkHeaders(headers: Headers): void {
     }
   }
   const version = headers.get('wcp-version');
-  if (version !== null && version !== API_VERSION) {
+  if (version !== null && !API_VERSIONS.includes(version)) {
     throw new ServiceError(400, 'unknown_api_version', `Unknown WCP-Version ${version}`, {
-      details: { supported: [API_VERSION] },
+      details: { supported: API_VERSIONS },
     });
   }
 }

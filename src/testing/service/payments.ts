@@ -2,6 +2,7 @@ import { DEFAULT_TOKEN, fiatToToken } from '../state/catalog';
 import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
 import { DEFAULT_EXPIRY_S } from '../state/sample-data';
 import type { Store } from '../state/store';
+import { checkCheckout, setCheckout } from './checkout';
 import { checkAmount, checkExpiresAt } from './field-checks';
 import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
 import { type Issue, json, ServiceError } from './responses';
@@ -55,6 +56,7 @@ export function createPayment(ctx: RequestContext): Response {
     }
     checkAmount(issues, body.amount);
     checkExpiresAt(issues, body.expiresAt, ctx.now);
+    const checkout = checkCheckout(issues, body.checkout, ctx.request.headers.get('wcp-version'));
     throwIfIssues(issues);
     const amount = body.amount as { unit: string; value: string };
     const currency = amount.unit.slice('iso4217/'.length);
@@ -78,6 +80,7 @@ export function createPayment(ctx: RequestContext): Response {
       settlement: null,
     };
     ctx.store.payments.set(payment.id, payment);
+    setCheckout(payment, checkout);
     return {
       status: 201,
       body: {
@@ -86,10 +89,17 @@ export function createPayment(ctx: RequestContext): Response {
         isFinal: false,
         pollInMs: ctx.store.config.pollInMs,
         expiresAt: payment.expiresAt,
-        gatewayUrl: `${ctx.url.origin}/pay/${encodeURIComponent(payment.id)}`,
+        // Beside `/v1/` under the same prefix, so the page works behind a proxy's base path too.
+        gatewayUrl: `${ctx.url.origin}${basePath(ctx.url)}/pay/${encodeURIComponent(payment.id)}`,
       },
     };
   });
+}
+
+/** The path prefix before `/v1/` (`''` or e.g. `/api`): where the mock's other pages live too. */
+export function basePath(url: URL): string {
+  const v1 = url.pathname.indexOf('/v1/');
+  return v1 === -1 ? '' : url.pathname.slice(0, v1);
 }
 
 /** The payment, or 404 `payment_not_found`. */

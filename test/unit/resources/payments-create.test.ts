@@ -11,6 +11,10 @@ const valid = {
   amount: { unit: 'iso4217/USD', value: '1250' },
   referenceId: 'order-1042',
 } satisfies PaymentCreateParams;
+const CHECKOUT = {
+  successUrl: 'https://shop.example/paid?o=1',
+  errorUrl: 'https://shop.example/cart',
+};
 const withValue = (value: unknown) => ({ ...valid, amount: { ...valid.amount, value } });
 const withUnit = (unit: string) => ({ ...valid, amount: { ...valid.amount, unit } });
 
@@ -113,9 +117,52 @@ describe('payments.create request rules', () => {
       field: 'expiresAt',
     },
     { rule: 'a misspelt field', params: { ...valid, reference: 'order-1042' }, field: 'reference' },
+    {
+      rule: 'checkout without errorUrl',
+      params: { ...valid, checkout: { successUrl: 'https://shop.example/paid' } },
+      field: 'checkout.errorUrl',
+    },
+    {
+      rule: 'an http successUrl off loopback',
+      params: { ...valid, checkout: { ...CHECKOUT, successUrl: 'http://shop.example/paid' } },
+      field: 'checkout.successUrl',
+    },
+    {
+      rule: 'a relative errorUrl',
+      params: { ...valid, checkout: { ...CHECKOUT, errorUrl: '/cart' } },
+      field: 'checkout.errorUrl',
+    },
+    {
+      rule: 'a javascript: successUrl',
+      params: { ...valid, checkout: { ...CHECKOUT, successUrl: 'javascript:alert(1)' } },
+      field: 'checkout.successUrl',
+    },
+    {
+      rule: 'a misspelt checkout field',
+      params: { ...valid, checkout: { ...CHECKOUT, cancelUrl: 'https://shop.example/x' } },
+      field: 'checkout.cancelUrl',
+    },
+    { rule: 'a checkout of null', params: { ...valid, checkout: null }, field: 'checkout' },
   ])('refuses $rule before sending, naming $field', async ({ params, field }) => {
     const seen = answer(paymentCreated, 201);
     await expectRefused(noRetryGateway().payments.create(params as never), seen, field);
+  });
+
+  it('sends the preview checkout redirects when given, and only then', async () => {
+    const seen = answer(paymentCreated, 201);
+    const gateway = noRetryGateway({ apiVersion: '2026-02-19.preview' });
+    await gateway.payments.create({ ...valid, checkout: CHECKOUT });
+    expect(seen[0]?.body).toStrictEqual({
+      amount: valid.amount,
+      referenceId: valid.referenceId,
+      checkout: CHECKOUT,
+    });
+    expect(seen[0]?.headers.get('wcp-version')).toBe('2026-02-19.preview');
+    const local = { successUrl: 'http://127.0.0.1:3000/paid', errorUrl: 'http://[::1]:3000/cart' };
+    await gateway.payments.create({ ...valid, checkout: local });
+    expect(seen[1]?.body).toHaveProperty('checkout', local);
+    await gateway.payments.create(valid);
+    expect(seen[2]?.body).not.toHaveProperty('checkout');
   });
 });
 

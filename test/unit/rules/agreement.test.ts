@@ -190,6 +190,48 @@ describe('payments.create body', () => {
   });
 });
 
+describe('payments.create checkout (2026-02-19.preview): https URLs, http only on loopback', () => {
+  const preview = noRetryGateway({
+    apiKey: mock.credentials.apiKey,
+    merchantId,
+    fetch: mock.fetch,
+    apiVersion: '2026-02-19.preview',
+  });
+  const ok = 'https://shop.example/paid';
+  it.each(
+    titled<unknown>([
+      ['https URLs', { successUrl: ok, errorUrl: 'https://shop.example/cart?o=1#x' }, 'accepted'],
+      [
+        'loopback http URLs',
+        { successUrl: 'http://localhost:3000/a', errorUrl: 'http://127.0.0.1/b' },
+        'accepted',
+      ],
+      [
+        'an http URL off loopback',
+        { successUrl: ok, errorUrl: 'http://shop.example/cart' },
+        'refused',
+      ],
+      ['a relative URL', { successUrl: '/paid', errorUrl: ok }, 'refused'],
+      ['a URL with a space', { successUrl: 'https://shop.example/a b', errorUrl: ok }, 'refused'],
+      ['a missing errorUrl', { successUrl: ok }, 'refused'],
+      ['a string instead of an object', ok, 'refused'],
+    ]),
+  )('%s: both say %s', async (_, verdict, checkout) => {
+    const body = {
+      amount: { unit: 'iso4217/USD', value: '1250' },
+      referenceId: 'order-1',
+      checkout,
+    };
+    expect(
+      await sdkVerdict(() =>
+        preview.payments.create(body as Parameters<typeof preview.payments.create>[0]),
+      ),
+    ).toBe(verdict);
+    const headers = { 'Merchant-Id': merchantId, 'WCP-Version': '2026-02-19.preview' };
+    expect(await mockVerdict('/v1/payments', post(body, headers))).toBe(verdict);
+  });
+});
+
 describe('Idempotency-Key: 1 to 255 visible ASCII characters', () => {
   it.each(
     titled<string>([

@@ -14,9 +14,10 @@ import {
 const CLI = fileURLToPath(new URL('../../../../src/testing/serve/cli.ts', import.meta.url));
 
 /** The command from source, as `merchant-gateway-mock` runs it once built. */
-function startCli(args: string[]) {
+function startCli(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -73,12 +74,54 @@ describe('merchant-gateway-mock (child process)', () => {
     await expect(fetch(`${url}/v1/merchants/${merchantId}`)).rejects.toBeInstanceOf(TypeError);
   });
 
+  it('accepts the credentials of its flags and environment, and finishes payments by itself with --auto-advance', async () => {
+    const cli = startCli(
+      ['--port', '0', '--api-key', 'sk_test_from_flag', '--auto-advance', '100'],
+      {
+        MERCHANT_GATEWAY_MOCK_API_KEY: 'sk_test_from_env',
+        MERCHANT_GATEWAY_MOCK_CLIENT_ID: 'client_from_env',
+      },
+    );
+    try {
+      const banner = await cli.banner;
+      const url = read(banner, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      expect(read(banner, /Api-Key +(\S+)/)).toBe('sk_test_from_flag');
+      expect(banner).toContain('App-Id, Client-Id  app_test_mock, client_from_env');
+      expect(banner).toContain('every 100 ms');
+      const merchantId = read(banner, /Sample merchant: +(\S+)/);
+      const refused = new MerchantGateway({ baseUrl: url, apiKey: 'sk_test_from_env', merchantId });
+      await expect(refused.merchants.get(merchantId)).rejects.toMatchObject({ status: 401 });
+      const gateway = new MerchantGateway({
+        baseUrl: url,
+        apiKey: 'sk_test_from_flag',
+        merchantId,
+      });
+      const payment = await gateway.payments.create({
+        referenceId: 'auto-advance-1',
+        amount: { unit: 'iso4217/USD', value: '1250' },
+      });
+      const final = await gateway.payments.waitForFinal(payment, { timeoutMs: 10_000 });
+      expect(final.status).toBe('succeeded');
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+
   it('exits 0 on SIGINT (Ctrl+C)', async () => {
     const cli = startCli(['--port=0']);
     await cli.banner;
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
     expect(cli.output().stdout).toContain('stopped (SIGINT)');
+  });
+
+  it('rejects a bad credential from the environment with exit code 2, naming the variable', async () => {
+    const cli = startCli(['--port', '0'], { MERCHANT_GATEWAY_MOCK_APP_ID: 'app id' });
+    expect(await cli.exited).toBe(2);
+    expect(cli.output().stderr).toContain(
+      'MERCHANT_GATEWAY_MOCK_APP_ID must be 1 to 255 visible ASCII characters',
+    );
   });
 
   it('rejects a bad flag with a message on stderr and exit code 2', async () => {
@@ -102,7 +145,12 @@ function fakeIo(stop: Promise<string> = new Promise(() => {})) {
 
 describe('merchant-gateway-mock command line', () => {
   it('defaults to port 4010 on 127.0.0.1 with seed 1', () => {
-    expect(parseArgs([])).toEqual({ port: DEFAULT_PORT, host: '127.0.0.1', seed: 1 });
+    expect(parseArgs([])).toStrictEqual({
+      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      seed: 1,
+      credentials: {},
+    });
     expect(DEFAULT_PORT).toBe(4010);
   });
 
@@ -111,12 +159,59 @@ describe('merchant-gateway-mock command line', () => {
       port: 8080,
       host: '0.0.0.0',
       seed: 42,
+      credentials: {},
     });
     expect(parseArgs(['--port=0', '--host=::', '--seed=4294967295'])).toEqual({
       port: 0,
       host: '::',
       seed: 4_294_967_295,
+      credentials: {},
     });
+    expect(
+      parseArgs([
+        '--auto-advance',
+        '250',
+        '--api-key',
+        'sk_a',
+        '--legacy-api-key=lk_b',
+        '--app-id',
+        'app_c',
+        '--client-id=client_d',
+      ]),
+    ).toEqual({
+      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      seed: 1,
+      autoAdvanceMs: 250,
+      credentials: { apiKey: 'sk_a', legacyApiKey: 'lk_b', appId: 'app_c', clientId: 'client_d' },
+    });
+  });
+
+  it('reads each credential from its environment variable, a flag winning over it', () => {
+    const env = {
+      MERCHANT_GATEWAY_MOCK_API_KEY: 'sk_env',
+      MERCHANT_GATEWAY_MOCK_LEGACY_API_KEY: 'lk_env',
+      MERCHANT_GATEWAY_MOCK_APP_ID: 'app_env',
+      MERCHANT_GATEWAY_MOCK_CLIENT_ID: 'client_env',
+    };
+    expect(parseArgs([], env)).toMatchObject({
+      credentials: {
+        apiKey: 'sk_env',
+        legacyApiKey: 'lk_env',
+        appId: 'app_env',
+        clientId: 'client_env',
+      },
+    });
+    expect(parseArgs(['--api-key', 'sk_flag', '--client-id=client_flag'], env)).toMatchObject({
+      credentials: {
+        apiKey: 'sk_flag',
+        legacyApiKey: 'lk_env',
+        appId: 'app_env',
+        clientId: 'client_flag',
+      },
+    });
+    // An empty variable is unset, as the SDK reads its own.
+    expect(parseArgs([], { MERCHANT_GATEWAY_MOCK_API_KEY: '' })).toMatchObject({ credentials: {} });
   });
 
   it('answers help for -h or --help, wherever it stands', () => {
@@ -135,6 +230,13 @@ describe('merchant-gateway-mock command line', () => {
     [['--port', '1.5'], '--port must be an integer from 0 to 65535'],
     [['--seed', '4294967296'], '--seed must be an integer from 0 to 4294967295'],
     [['--seed', 'abc'], '--seed must be an integer from 0 to 4294967295'],
+    [['--auto-advance', '0'], '--auto-advance must be an integer from 1 to 2147483647'],
+    [['--auto-advance', '2147483648'], '--auto-advance must be an integer from 1 to 2147483647'],
+    [['--auto-advance'], '--auto-advance needs a value'],
+    [['--api-key', 'sk live'], '--api-key must be 1 to 255 visible ASCII characters'],
+    [['--legacy-api-key=caf\u00e9'], '--legacy-api-key must be 1 to 255 visible ASCII characters'],
+    [['--client-id='], '--client-id needs a value'],
+    [['--app-id', '--port'], '--app-id needs a value'],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });

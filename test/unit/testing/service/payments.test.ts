@@ -37,7 +37,7 @@ describe.each(TRANSPORTS)('payments over %s', (transport) => {
     vi.useRealTimers();
   });
 
-  it('creates a payment with 201, five minutes to pay and a gateway URL on the request origin', async () => {
+  it('creates a payment with 201, five minutes to pay and a gateway URL beside /v1/ (its prefix kept)', async () => {
     const before = Math.floor(Date.now() / 1000);
     const res = await create(order);
     expect(res.status).toBe(201);
@@ -47,7 +47,7 @@ describe.each(TRANSPORTS)('payments over %s', (transport) => {
       isFinal: false,
       pollInMs: 750,
       expiresAt: expect.any(Number),
-      gatewayUrl: `${new URL(h.baseUrl).origin}/pay/${res.body.paymentId}`,
+      gatewayUrl: `${h.baseUrl}/pay/${res.body.paymentId}`,
     });
     expect(res.body.expiresAt - before).toBeGreaterThanOrEqual(300);
     expect(res.body.expiresAt - before).toBeLessThanOrEqual(301);

@@ -1,0 +1,241 @@
+/**
+ * The control API under `/__mock/`, over real HTTP: each route the twin of a mock method, so a
+ * service in any language drives the mock with the same partner `Api-Key` as `/v1`. Control calls
+ * are not service traffic: they are not recorded in `mock.requests` and queued faults skip them.
+ */
+import { PAYMENT_STATUSES } from '../../rules/payments';
+import type { FailNextOptions, KnownPaymentStatus, MockGateway } from '../types';
+import { checkFault } from './fault-responses';
+import { paymentNotFound } from './payments';
+import { errorResponse, type Issue, json, ServiceError, validationError } from './responses';
+
+const STATUS_LIST = PAYMENT_STATUSES.join(', ');
+
+interface ControlRoute {
+  method: 'GET' | 'POST';
+  /** Segments after `/__mock/`; `:` marks a parameter. */
+  segments: string[];
+  run(
+    mock: MockGateway,
+    input: { params: string[]; query: URLSearchParams; body: unknown },
+  ): Response;
+}
+
+const control = (method: ControlRoute['method'], path: string, run: ControlRoute['run']) => ({
+  method,
+  segments: path.split('/'),
+  run,
+});
+
+const ROUTES: readonly ControlRoute[] = [
+  control('POST', 'reset', (mock) => {
+    mock.reset();
+    return new Response(null, { status: 204 });
+  }),
+  control('POST', 'payments/advance', (mock, { body }) => {
+    const path = advancePath(objectBody(body));
+    const before = new Map(mock.payments().map((p) => [p.id, p.status]));
+    const moved = mock.advancePayments(path);
+    const payments = mock.payments().filter((p) => before.get(p.id) !== p.status);
+    return json(200, { moved, payments });
+  }),
+  control('POST', 'payments/:id/status', (mock, { params: [id = ''], body }) => {
+    const { status } = objectBody(body);
+    if (typeof status !== 'string' || !(PAYMENT_STATUSES as readonly string[]).includes(status)) {
+      throw validationError([{ field: 'status', message: `must be one of ${STATUS_LIST}` }]);
+    }
+    if (!mock.getPayment(id)) throw paymentNotFound(id);
+    mock.setPaymentStatus(id, status as KnownPaymentStatus);
+    return json(200, mock.getPayment(id));
+  }),
+  control('GET', 'payments/:id', (mock, { params: [id = ''] }) => {
+    const payment = mock.getPayment(id);
+    if (!payment) throw paymentNotFound(id);
+    return json(200, payment);
+  }),
+  control('GET', 'merchants/:id', (mock, { params: [id = ''] }) => {
+    const merchant = mock.getMerchant(id);
+    if (!merchant) {
+      throw new ServiceError(404, 'merchant_not_found', `Merchant ${id} not found`, {
+        details: { merchantId: id },
+      });
+    }
+    return json(200, merchant);
+  }),
+  control('POST', 'faults', (mock, { body }) => {
+    mock.failNext(faultBody(objectBody(body)));
+    return new Response(null, { status: 204 });
+  }),
+  control('GET', 'requests', (mock, { query }) => {
+    const limit = query.get('limit');
+    if (limit !== null && !/^\d{1,9}$/.test(limit)) {
+      throw validationError([{ field: 'limit', message: 'must be a whole number >= 0' }]);
+    }
+    const { requests } = mock;
+    return json(200, limit === null ? requests : requests.slice(requests.length - Number(limit)));
+  }),
+];
+
+/**
+ * Answers `{prefix}/__mock/{rest}`: 401 without the partner `Api-Key`, 404 for an unknown route or
+ * id, 405 for a known route and another method, 400 for a bad body, in the service's error shape.
+ */
+export async function handleControl(
+  mock: MockGateway,
+  request: Request,
+  rest: string,
+  query: URLSearchParams,
+): Promise<Response> {
+  try {
+    checkApiKey(request.headers, mock.credentials.apiKey);
+    let segments: string[];
+    try {
+      segments = rest.split('/').map(decodeURIComponent);
+    } catch {
+      throw noRoute(request, rest);
+    }
+    if (segments.at(-1) === '') segments.pop();
+    const candidates = ROUTES.flatMap((route) => {
+      const params = match(route.segments, segments);
+      return params ? [{ route, params }] : [];
+    });
+    const found = candidates.find((c) => c.route.method === request.method);
+    if (!found) {
+      if (candidates.length === 0) throw noRoute(request, rest);
+      const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
+      throw new ServiceError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
+        headers: { allow },
+      });
+    }
+    const body = request.method === 'POST' ? parseJson(await request.text()) : undefined;
+    return found.route.run(mock, { params: found.params, query, body });
+  } catch (error) {
+    if (error instanceof ServiceError) return errorResponse(error);
+    throw error;
+  }
+}
+
+function checkApiKey(headers: Headers, apiKey: string): void {
+  const given = headers.get('api-key');
+  if (!given) {
+    throw new ServiceError(401, 'missing_api_key', 'The control API needs the partner Api-Key');
+  }
+  if (given !== apiKey) throw new ServiceError(401, 'invalid_api_key', 'Invalid API key');
+}
+
+function noRoute(request: Request, rest: string): ServiceError {
+  return new ServiceError(
+    404,
+    'not_found',
+    `No control route for ${request.method} /__mock/${rest}`,
+  );
+}
+
+function match(pattern: readonly string[], actual: readonly string[]): string[] | undefined {
+  if (pattern.length !== actual.length) return undefined;
+  const params: string[] = [];
+  for (const [i, part] of pattern.entries()) {
+    const value = actual[i] as string;
+    if (part.startsWith(':')) {
+      if (value === '') return undefined;
+      params.push(value);
+    } else if (part !== value) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/** An empty body reads as `{}`: `POST /__mock/reset` and `…/advance` need none. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationError([{ field: 'body', message: 'must be valid JSON' }]);
+  }
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+function advancePath(body: Record<string, unknown>): KnownPaymentStatus[] | undefined {
+  const { path } = body;
+  if (path === undefined) return undefined;
+  const known = (s: unknown) => (PAYMENT_STATUSES as readonly unknown[]).includes(s);
+  if (!Array.isArray(path) || path.length < 2 || !path.every(known)) {
+    throw validationError([
+      { field: 'path', message: `must be an array of two or more of ${STATUS_LIST}` },
+    ]);
+  }
+  return path as KnownPaymentStatus[];
+}
+
+type FieldType = 'number' | 'string' | 'boolean' | 'object';
+
+/** What `failNext` takes, as JSON: `match.path` is a substring (JSON has no RegExp). */
+const FAULT_FIELDS: Record<keyof FailNextOptions, readonly FieldType[]> = {
+  status: ['number'],
+  code: ['string'],
+  message: ['string'],
+  times: ['number'],
+  retryAfter: ['number', 'string'],
+  body: ['string', 'object'],
+  headers: ['object'],
+  networkError: ['boolean'],
+  delayMs: ['number'],
+  match: ['object'],
+};
+
+function faultBody(body: Record<string, unknown>): FailNextOptions {
+  const issues: Issue[] = [];
+  for (const [field, value] of Object.entries(body)) {
+    const types = FAULT_FIELDS[field as keyof FailNextOptions] as readonly FieldType[] | undefined;
+    if (!types) issues.push({ field, message: 'is not a field of failNext' });
+    else if (!(types as readonly string[]).includes(typeOf(value))) {
+      issues.push({ field, message: `must be a ${types.join(' or ')}` });
+    }
+  }
+  const { headers, match: where } = body;
+  if (isObject(headers)) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string')
+        issues.push({ field: `headers.${name}`, message: 'must be a string' });
+    }
+  }
+  if (isObject(where)) {
+    for (const [field, value] of Object.entries(where)) {
+      if (field !== 'method' && field !== 'path') {
+        issues.push({ field: `match.${field}`, message: 'is not a field of match (method, path)' });
+      } else if (typeof value !== 'string') {
+        issues.push({ field: `match.${field}`, message: 'must be a string' });
+      }
+    }
+  }
+  if (issues.length > 0) throw validationError(issues);
+  const fault = body as FailNextOptions;
+  try {
+    checkFault(fault);
+  } catch (error) {
+    // checkFault's messages name the field: `failNext: status must be …`.
+    const message =
+      error instanceof Error ? error.message.replace(/^failNext: /, '') : String(error);
+    const field = /^(\w+) must/.exec(message)?.[1] ?? 'body';
+    throw validationError([{ field, message: message.replace(/^\w+ (?=must)/, '') }]);
+  }
+  return fault;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeOf(value: unknown): FieldType | 'other' {
+  if (isObject(value) || Array.isArray(value)) return 'object';
+  const type = typeof value;
+  return type === 'number' || type === 'string' || type === 'boolean' ? type : 'other';
+}

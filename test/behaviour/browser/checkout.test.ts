@@ -1,0 +1,143 @@
+// The mock's checkout page in a real browser (Chromium from @sparticuz/chromium, never a
+// download): a buyer opens gatewayUrl, pays or declines, and the SDK's waitForFinal over HTTP sees
+// the outcome; with the preview checkout redirects the browser lands on the shop's own page.
+import { createServer, type Server } from 'node:http';
+import chromium from '@sparticuz/chromium';
+import { MerchantGateway } from 'merchant-gateway';
+import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
+import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const mock = createMockGateway({ pollInMs: 200 });
+let server: MockServer;
+let shop: Server;
+let shopUrl: string;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  server = await mock.listen();
+  // The merchant's shop, where the preview redirects send the buyer back.
+  shop = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Shop</title><h1>Shop at ${req.url}</h1></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  const address = shop.address();
+  shopUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+    timeout: 30_000,
+  });
+  // No JavaScript: the page must work with plain HTML forms alone.
+  context = await browser.newContext({ javaScriptEnabled: false });
+  context.setDefaultTimeout(10_000);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  shop?.closeAllConnections();
+  await new Promise((resolve) => shop?.close(resolve));
+});
+
+function gateway(options: { apiVersion?: string } = {}) {
+  return new MerchantGateway({
+    baseUrl: server.url,
+    apiKey: mock.credentials.apiKey,
+    merchantId: mock.sample.merchantId,
+    ...options,
+  });
+}
+
+const amount = { unit: 'iso4217/USD', value: '1250' } as const;
+const following = new Set<AbortController>();
+
+/** waitForFinal, stopped after the test even when a browser step failed before it was awaited. */
+function follow(
+  sdk: MerchantGateway,
+  payment: Parameters<MerchantGateway['payments']['waitForFinal']>[0],
+) {
+  const stop = new AbortController();
+  following.add(stop);
+  const final = sdk.payments.waitForFinal(payment, { timeoutMs: 15_000, signal: stop.signal });
+  final.catch(() => {}); // the test awaits it; a follow it never reached must not reject unseen
+  return final;
+}
+
+afterEach(() => {
+  for (const stop of following) stop.abort();
+  following.clear();
+});
+
+describe('the checkout page in a real browser', () => {
+  it('a buyer pays: the page says so and waitForFinal over HTTP resolves succeeded', async () => {
+    const sdk = gateway();
+    const payment = await sdk.payments.create({ amount, referenceId: 'browser-pay' });
+    const page = await context.newPage();
+    try {
+      await page.goto(payment.gatewayUrl);
+      expect(await page.title()).toContain('12.50 USD');
+      const heading = page.getByRole('heading', { level: 1 });
+      expect(await heading.textContent()).toBe(`Pay ${mock.sample.merchantName}`);
+      const final = follow(sdk, payment);
+      await page.getByRole('button', { name: 'Pay 12.50 USD' }).click();
+      // 303 back to the page, which shows processing for one pollInMs and reloads itself (a
+      // meta refresh, no script) until it shows the outcome.
+      await page.waitForURL(payment.gatewayUrl);
+      expect(await final).toMatchObject({ status: 'succeeded', isFinal: true });
+      await page.getByRole('heading', { name: 'Payment succeeded' }).waitFor();
+      expect(await page.getByRole('button').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  it('a buyer declines: waitForFinal resolves failed and the page offers nothing more', async () => {
+    const sdk = gateway();
+    const payment = await sdk.payments.create({ amount, referenceId: 'browser-decline' });
+    const page = await context.newPage();
+    try {
+      await page.goto(payment.gatewayUrl);
+      const final = follow(sdk, payment);
+      await page.getByRole('button', { name: 'Decline' }).click();
+      await page.getByRole('heading', { name: 'Payment failed' }).waitFor();
+      expect(await final).toMatchObject({ status: 'failed', failureCode: 'declined_user' });
+      expect(await page.getByRole('button').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  it.each([
+    ['Pay 12.50 USD', '/paid?order=browser-redirect', 'succeeded'],
+    ['Decline', '/cart?order=browser-redirect', 'failed'],
+  ])(
+    'with preview checkout redirects, %s sends the browser to the shop (%s)',
+    async (button, path, status) => {
+      const sdk = gateway({ apiVersion: '2026-02-19.preview' });
+      const payment = await sdk.payments.create({
+        amount,
+        referenceId: 'browser-redirect',
+        checkout: {
+          successUrl: `${shopUrl}/paid?order=browser-redirect`,
+          errorUrl: `${shopUrl}/cart?order=browser-redirect`,
+        },
+      });
+      const page = await context.newPage();
+      try {
+        await page.goto(payment.gatewayUrl);
+        const final = follow(sdk, payment);
+        await page.getByRole('button', { name: button }).click();
+        await page.waitForURL(`${shopUrl}${path}`);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Shop at ${path}`);
+        expect((await final).status).toBe(status);
+      } finally {
+        await page.close();
+      }
+    },
+    30_000,
+  );
+});

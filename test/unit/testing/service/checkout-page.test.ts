@@ -1,0 +1,200 @@
+// The checkout page at each payment's gatewayUrl, over real HTTP: what a buyer without a key gets.
+import { describe, expect, it } from 'vitest';
+import { type ErrorBody, useMockGateway } from '../../../support/mock-harness';
+
+const PREVIEW = '2026-02-19.preview';
+const checkout = {
+  successUrl: 'https://shop.example/paid?o=1',
+  errorUrl: 'https://shop.example/cart',
+};
+
+describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
+  const h = useMockGateway('http', { pollInMs: 100 });
+  const createPayment = async (extra: Record<string, unknown> = {}, headers = {}) => {
+    const res = await h.call<{ paymentId: string; gatewayUrl: string } & ErrorBody>(
+      '/v1/payments',
+      {
+        method: 'POST',
+        headers: { ...h.auth, 'Merchant-Id': h.mock.sample.merchantId, ...headers },
+        body: { referenceId: 'order-7', amount: { unit: 'iso4217/USD', value: '1250' }, ...extra },
+      },
+    );
+    return res;
+  };
+  const open = async (extra?: Record<string, unknown>, headers?: Record<string, string>) => {
+    const res = await createPayment(extra, headers);
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const act = (url: string, action: string) =>
+    fetch(url, { method: 'POST', body: new URLSearchParams({ action }), redirect: 'manual' });
+
+  it('shows the merchant, the amount as a buyer reads it, the expiry and three plain forms', async () => {
+    const payment = await open();
+    const res = await fetch(payment.gatewayUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await res.text();
+    const { expiresAt, checkout: none } = h.mock.getPayment(payment.paymentId) ?? {};
+    expect(none).toBeNull();
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toMatch(/<title>Pay Sample[^<]*: 12\.50 USD/);
+    expect(html).toContain(`<h1>Pay ${h.mock.sample.merchantName}</h1>`);
+    expect(html).toContain('<dd>12.50 USD</dd>');
+    expect(html).toContain('<dd>12.5 USDC on Base</dd>');
+    expect(html).toContain(`<time datetime="${new Date((expiresAt ?? 0) * 1000).toISOString()}">`);
+    const path = new URL(payment.gatewayUrl).pathname;
+    expect(html).toContain(`<form method="post" action="${path}">`);
+    for (const [action, label] of [
+      ['pay', 'Pay 12.50 USD'],
+      ['decline', 'Decline'],
+      ['cancel', 'Cancel payment'],
+    ]) {
+      expect(html).toContain(
+        `<button type="submit" name="action" value="${action}">${label}</button>`,
+      );
+    }
+    expect(html).not.toMatch(/<script|<link|src=/i);
+  });
+
+  it.each([
+    ['decline', 'failed', 'Payment failed'],
+    ['cancel', 'cancelled', 'Payment cancelled'],
+  ])(
+    '%s answers 303 back to the page, which then shows %s and no form',
+    async (action, status, heading) => {
+      const payment = await open();
+      const res = await act(payment.gatewayUrl, action);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(new URL(payment.gatewayUrl).pathname);
+      expect(h.mock.getPayment(payment.paymentId)?.status).toBe(status);
+      const html = await (await fetch(payment.gatewayUrl)).text();
+      expect(html).toContain(`<h1>${heading}</h1>`);
+      expect(html).not.toContain('<form');
+    },
+  );
+
+  it('pay moves the payment to processing at once and to succeeded one pollInMs later', async () => {
+    const payment = await open();
+    const res = await act(payment.gatewayUrl, 'pay');
+    expect(res.status).toBe(303);
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('processing');
+    const processing = await (await fetch(payment.gatewayUrl)).text();
+    expect(processing).toContain('<h1>Payment processing</h1>');
+    expect(processing).toContain('<meta http-equiv="refresh" content="1">');
+    expect(processing).not.toContain('<form');
+    await expect
+      .poll(() => h.mock.getPayment(payment.paymentId)?.status, { timeout: 2_000 })
+      .toBe('succeeded');
+    expect(await (await fetch(payment.gatewayUrl)).text()).toContain('<h1>Payment succeeded</h1>');
+  });
+
+  it('answers an action on a final payment with 409 and the page, changing nothing', async () => {
+    const payment = await open();
+    h.mock.setPaymentStatus(payment.paymentId, 'failed');
+    const res = await act(payment.gatewayUrl, 'pay');
+    expect(res.status).toBe(409);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const html = await res.text();
+    expect(html).toContain('Nothing changed: the payment is already failed.');
+    expect(html).not.toContain('<form');
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('failed');
+  });
+
+  it('answers an unknown action with 400 and the page, changing nothing', async () => {
+    const payment = await open();
+    const res = await act(payment.gatewayUrl, 'refund');
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('<form');
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('requires_action');
+  });
+
+  it('answers an unknown payment with a 404 HTML page', async () => {
+    const res = await fetch(`${h.baseUrl}/pay/pay_unknown`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<h1>Payment not found</h1>');
+    expect((await act(`${h.baseUrl}/pay/pay_unknown`, 'pay')).status).toBe(404);
+  });
+
+  it('escapes user data: a merchant named like markup shows as text', async () => {
+    const name = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'Co'`;
+    const created = await h.call<{ merchant: { id: string } }>('/v1/merchants', {
+      method: 'POST',
+      headers: { ...h.auth, 'Idempotency-Key': 'xss-merchant' },
+      body: { merchantName: name, merchantEmail: 'pay@xss.example' },
+    });
+    expect(created.status).toBe(201);
+    const res = await h.call<{ gatewayUrl: string }>('/v1/payments', {
+      method: 'POST',
+      headers: { ...h.auth, 'Merchant-Id': created.body.merchant.id },
+      body: { referenceId: '<b>"ref"</b>', amount: { unit: 'iso4217/JPY', value: '1250' } },
+    });
+    const html = await (await fetch(res.body.gatewayUrl)).text();
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;');
+    expect(html).toContain('&#38; &#39;Co&#39;');
+    expect(html).toContain('<dd>1250 JPY</dd>');
+  });
+
+  it('serves the page at a gatewayUrl under a base path, as the service routes are', async () => {
+    const res = await h.call<{ gatewayUrl: string }>('/api/v1/payments', {
+      method: 'POST',
+      headers: { ...h.auth, 'Merchant-Id': h.mock.sample.merchantId },
+      body: { referenceId: 'prefixed', amount: { unit: 'iso4217/EUR', value: '999' } },
+    });
+    expect(res.body.gatewayUrl).toMatch(new RegExp(`^${h.baseUrl}/api/pay/pay_`));
+    const page = await fetch(res.body.gatewayUrl);
+    expect(await page.text()).toContain('<dd>9.99 EUR</dd>');
+    const done = await act(res.body.gatewayUrl, 'decline');
+    expect(done.headers.get('location')).toBe(new URL(res.body.gatewayUrl).pathname);
+  });
+
+  describe('with the preview checkout redirects', () => {
+    it.each([
+      ['pay', checkout.successUrl],
+      ['decline', checkout.errorUrl],
+      ['cancel', checkout.errorUrl],
+    ])('%s sends the buyer (303) to %s', async (action, location) => {
+      const payment = await open({ checkout }, { 'WCP-Version': PREVIEW });
+      expect(h.mock.getPayment(payment.paymentId)?.checkout).toEqual(checkout);
+      const res = await act(payment.gatewayUrl, action);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(location);
+    });
+
+    it('refuses checkout without WCP-Version 2026-02-19.preview, naming the field', async () => {
+      const res = await createPayment({ checkout });
+      expect(res.status).toBe(400);
+      expect(res.body.issues).toEqual([
+        { field: 'checkout', message: expect.stringContaining(PREVIEW) },
+      ]);
+    });
+
+    it.each([
+      [
+        { successUrl: 'http://shop.example/paid', errorUrl: checkout.errorUrl },
+        'checkout.successUrl',
+      ],
+      [{ successUrl: checkout.successUrl }, 'checkout.errorUrl'],
+      [{ successUrl: checkout.successUrl, errorUrl: 'javascript:alert(1)' }, 'checkout.errorUrl'],
+      ['https://shop.example', 'checkout'],
+    ])('refuses checkout %j with 400 naming %s', async (value, field) => {
+      const res = await createPayment({ checkout: value }, { 'WCP-Version': PREVIEW });
+      expect(res.status).toBe(400);
+      expect(res.body.issues).toEqual([{ field, message: expect.any(String) }]);
+    });
+
+    it('takes http URLs on loopback, for a shop running on this machine', async () => {
+      const local = {
+        successUrl: 'http://127.0.0.1:3000/paid',
+        errorUrl: 'http://localhost:3000/cart',
+      };
+      const payment = await open({ checkout: local }, { 'WCP-Version': PREVIEW });
+      expect((await act(payment.gatewayUrl, 'pay')).headers.get('location')).toBe(local.successUrl);
+    });
+  });
+});
