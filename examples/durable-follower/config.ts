@@ -27,6 +27,8 @@ export interface DurableConfig {
   maxHeldReads: number;
   /** `WEB_PORT`: where the web process listens (0: any free port). @default 3000 */
   webPort: number;
+  /** `WEB_HOST`: the address it binds (`0.0.0.0` behind a load balancer). @default '127.0.0.1' */
+  webHost: string;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DurableConfig {
@@ -43,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DurableConfig 
     sweepIntervalMs: integer(env, 'FOLLOW_SWEEP_MS', 5000, 100),
     maxHeldReads: integer(env, 'FOLLOW_MAX_HELD_READS', 8, 0),
     webPort: integer(env, 'WEB_PORT', 3000, 0),
+    webHost: env.WEB_HOST ?? '127.0.0.1',
   };
 }
 

