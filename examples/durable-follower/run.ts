@@ -51,16 +51,19 @@ async function main(): Promise<void> {
     console.log(`Gateway:    ${env.MERCHANT_GATEWAY_BASE_URL}`);
   }
 
+  // All at once, as a deploy starts them: the first to reach the database sets it up.
   const web = launch('web', join(DIR, 'web.ts'), env);
   processes.push(web);
-  const listening = await web.waitFor('listening', 30_000);
-  const webUrl = String(listening.url);
-  console.log(`Web:        ${webUrl}`);
   for (let i = 1; i <= workerCount; i++) {
     const name = `worker-${i}`;
     processes.push(launch(name, join(DIR, 'worker.ts'), { ...env, WORKER_NAME: name }));
   }
-  await Promise.all(processes.slice(1).map((worker) => worker.waitFor('started', 30_000)));
+  const [listening] = await Promise.all([
+    web.waitFor('listening', 60_000),
+    ...processes.slice(1).map((worker) => worker.waitFor('started', 60_000)),
+  ]);
+  const webUrl = String(listening.url);
+  console.log(`Web:        ${webUrl}`);
   console.log(`Workers:    ${workerCount}, each its own process`);
   if (!useMock) {
     console.log('Running; Ctrl-C stops every process.');

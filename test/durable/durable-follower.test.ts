@@ -3,6 +3,7 @@
 // pay, decline, abandon and cancel, one web process and two worker processes. 500 orders; one
 // worker is killed with SIGKILL half-way. Every order must end with its payment's final status,
 // written exactly once, and no payment may be followed by two living workers at once.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 import pg from 'pg';
@@ -127,19 +128,33 @@ async function recordedCount(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('durable follower on PostgreSQL with pg-boss', () => {
   test('500 orders, one worker killed half-way: every order holds its final status, written once', async () => {
     const started = Date.now();
+    // All three at once, as a deploy starts them: the first to reach the database sets it up.
     const web = launch('web', join(EXAMPLE, 'web.ts'), env({}));
-    processes.push(web);
-    const webUrl = String((await web.waitFor('listening', 45_000)).url);
     const [a, b] = ['worker-a', 'worker-b'].map((name) =>
       launch(name, join(EXAMPLE, 'worker.ts'), env({ WORKER_NAME: name })),
     ) as [Launched, Launched];
-    processes.push(a, b);
-    await Promise.all([a.waitFor('started', 45_000), b.waitFor('started', 45_000)]);
+    processes.push(web, a, b);
+    const [listening] = await Promise.all([
+      web.waitFor('listening', 60_000),
+      a.waitFor('started', 60_000),
+      b.waitFor('started', 60_000),
+    ]);
+    const webUrl = String(listening.url);
     const ready = Date.now();
 
     // The bank: a declined payment fails once the buyer has paid; an abandoned one goes back to
@@ -164,6 +179,7 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
     const retried: { orderId: string; first: string; again: Record<string, unknown> }[] = [];
     let killedAt: number | undefined;
     let killedOpen = new Set<string>();
+    let cpuAtKill = Number.NaN;
     const place = async (order: Order): Promise<void> => {
       const body = {
         orderId: order.orderId,
@@ -201,6 +217,7 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
       if (Date.now() - started > RUN_DEADLINE_MS) throw new Error('never reached half-way');
       const open = openHeld(a);
       if ((await recordedCount()) >= ORDERS / 2 && open.size >= 5) {
+        cpuAtKill = cpuSeconds(a.child.pid);
         a.child.kill('SIGKILL');
         killedAt = Date.now();
       }
@@ -357,6 +374,13 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
     expect(overlaps).toEqual([]);
 
     // The figures.
+    const own = process.cpuUsage();
+    const cpu = {
+      test: (own.user + own.system) / 1e6,
+      web: cpuSeconds(web.child.pid),
+      workerA: cpuAtKill,
+      workerB: cpuSeconds(b.child.pid),
+    };
     const counts = (gateway as CountingGateway).counts;
     const takeover = takenBack.map((e) => e.at - (killedAt as number));
     const recordedByA = a.events.filter((e) => e.event === 'recorded').length;
@@ -369,6 +393,7 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
         `  mock served: ${counts.statusReads} status reads (${counts.heldReads} held), ${counts.listReads} list reads, ${counts.creates} creates, ${counts.cancels} cancels`,
         `  per payment: ${(counts.statusReads / ORDERS).toFixed(2)} status reads, ${(counts.listReads / ORDERS).toFixed(3)} list reads`,
         `  killed worker-a held ${killedOpen.size} open payments (${completedByA.size} of them completed in its last instant); worker-b took back the other ${toTakeBack.size} ${Math.min(...takeover)}–${Math.max(...takeover)} ms after the kill and finished all of them (${finishedByB.filter((e) => e.event === 'already_recorded').length} found already recorded)`,
+        `  CPU seconds: this test's process (mock, bank, orders) ${cpu.test.toFixed(1)}, web ${cpu.web.toFixed(1)}, worker-a ${cpu.workerA.toFixed(1)} (until killed), worker-b ${cpu.workerB.toFixed(1)}`,
         `  recorded by worker-a ${recordedByA}, by worker-b ${recordedByB}; ${retried.length} requests sent twice enqueued once; ${late.length} late repeats absorbed (already recorded)`,
       ].join('\n'),
     );
