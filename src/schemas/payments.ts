@@ -175,14 +175,14 @@ const checkoutUrl = satisfying(isCheckoutUrl, CHECKOUT_URL_RULE);
  * Where the gateway sends the buyer back after checkout (2026-02-19.preview: send it with
  * `apiVersion: '2026-02-19.preview'`).
  */
-export const PaymentCheckoutSchema = exact({
+export const PaymentCheckoutParamsSchema = exact({
   /** The buyer lands here after paying. An https URL (http only on loopback, for development). */
   successUrl: checkoutUrl,
   /** The buyer lands here when the payment fails or is cancelled. Same rule as `successUrl`. */
   errorUrl: checkoutUrl,
 });
 /** `payments.create`'s `checkout`: `{ successUrl, errorUrl }`, both required. */
-export type PaymentCheckout = z.input<typeof PaymentCheckoutSchema>;
+export type PaymentCheckoutParams = z.input<typeof PaymentCheckoutParamsSchema>;
 
 /** Input of `payments.create`. */
 export const PaymentCreateParamsSchema = exact({
@@ -204,7 +204,7 @@ export const PaymentCreateParamsSchema = exact({
    * `apiVersion: '2026-02-19.preview'`, which a service on 2026-02-18 would not honour.
    * @example { successUrl: 'https://shop.example/paid', errorUrl: 'https://shop.example/cart' }
    */
-  checkout: z.optional(PaymentCheckoutSchema),
+  checkout: z.optional(PaymentCheckoutParamsSchema),
 });
 /** Input of `payments.create`: `amount` in minor units, `referenceId`, optional `merchantId`, `expiresAt` and (preview) `checkout`. */
 export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;

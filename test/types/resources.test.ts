@@ -8,7 +8,7 @@ import {
   MerchantGateway,
   type MerchantUpdateParams,
   type MerchantWithSettlements,
-  type PaymentCheckout,
+  type PaymentCheckoutParams,
   type PaymentCreated,
   type PaymentCreateParams,
   type PaymentView,
@@ -102,8 +102,10 @@ describe('resource method signatures', () => {
   });
 
   it('payments.create takes the preview checkout with both URLs, and no other field', () => {
-    expectTypeOf<PaymentCreateParams['checkout']>().toEqualTypeOf<PaymentCheckout | undefined>();
-    expectTypeOf<PaymentCheckout>().toEqualTypeOf<{ successUrl: string; errorUrl: string }>();
+    expectTypeOf<PaymentCreateParams['checkout']>().toEqualTypeOf<
+      PaymentCheckoutParams | undefined
+    >();
+    expectTypeOf<PaymentCheckoutParams>().toEqualTypeOf<{ successUrl: string; errorUrl: string }>();
     const checkout = { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/no' };
     expectTypeOf(payments.create).toBeCallableWith({ amount, referenceId: 'r', checkout });
     expectTypeOf(payments.create).toBeCallableWith({

@@ -44,6 +44,10 @@ const samples: Record<string, unknown> = {
     referenceId: 'order-1',
     expiresAt: null,
   },
+  PaymentCheckoutParamsSchema: {
+    successUrl: 'https://shop.example/paid',
+    errorUrl: 'http://127.0.0.1:3000/cart',
+  },
   MerchantPaymentSchema: paymentItem(1),
   MerchantPaymentsPageSchema: page([paymentItem(1)], 'c_2'),
   PaymentListParamsSchema: {

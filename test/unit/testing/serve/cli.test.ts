@@ -46,7 +46,8 @@ function read(banner: string, pattern: RegExp): string {
   return value;
 }
 
-describe('merchant-gateway-mock (child process)', () => {
+// Each spawns tsx and the command: seconds on a loaded machine, hence the longer bound.
+describe('merchant-gateway-mock (child process)', { timeout: 30_000 }, () => {
   it('prints its URL and credentials, serves the whole mock to the SDK, and exits 0 on SIGTERM', async () => {
     const cli = startCli(['--port', '0', '--seed', '7']);
     const banner = await cli.banner;

@@ -118,6 +118,16 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     expect((await act(`${h.baseUrl}/pay/pay_unknown`, 'pay')).status).toBe(404);
   });
 
+  it('answers another method with 405 and Allow, and a malformed id with the 404 page', async () => {
+    const payment = await open();
+    const put = await fetch(payment.gatewayUrl, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    const malformed = await fetch(`${h.baseUrl}/pay/%E0%A4%A`);
+    expect(malformed.status).toBe(404);
+    expect(await malformed.text()).toContain('<h1>Payment not found</h1>');
+  });
+
   it('escapes user data: a merchant named like markup shows as text', async () => {
     const name = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'Co'`;
     const created = await h.call<{ merchant: { id: string } }>('/v1/merchants', {

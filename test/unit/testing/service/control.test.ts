@@ -202,6 +202,12 @@ describe('the control API (/__mock/) over real HTTP', () => {
     expect(wrong.headers.get('allow')).toBe('POST');
   });
 
+  it('answers 404 for a malformed percent-encoding in a control path', async () => {
+    const res = await control('payments/%E0%A4%A');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not_found' });
+  });
+
   it('works under a path prefix, as the service routes do', async () => {
     const id = await createPayment();
     const res = await h.call<MockPayment>(`/api/gateway/__mock/payments/${id}/status`, {
