@@ -35,6 +35,8 @@ process.on('message', async (message) => {
         await creator.payments.create({
           amount: { unit: 'iso4217/USD', value: String(100 + i) },
           referenceId: `order-${i}`,
+          // Longer than the default 5 minutes: a slow phase must not see payments expire on their own.
+          expiresAt: Math.floor(Date.now() / 1000) + 3600,
         }),
       );
     }

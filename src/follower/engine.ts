@@ -33,6 +33,12 @@ const RANK: Readonly<Record<string, number>> = {
 };
 /** The statuses a list item is trusted for without a status read: known and not final. */
 const OPEN = new Set(['requires_action', 'processing']);
+/**
+ * Final statuses a list item is trusted for. Not `failed`: a 2026-02-18 list has no `cancelled`
+ * and shows a cancelled payment as failed, so a failed item is confirmed by a status read (which
+ * also gives its `failureCode`).
+ */
+const TRUSTED_FINAL = new Set(['succeeded', 'expired', 'cancelled']);
 
 interface Entry {
   seed: Seed;
@@ -133,8 +139,10 @@ type Timer = ReturnType<typeof setTimeout>;
  *   the oldest followed payment's creation (less a margin), naming the merchants when there are
  *   few, and stops as soon as it has seen every followed payment.
  * - One reader makes the immediate status reads: the first read of a payment added by id, the
- *   confirmation of a list item that looks final (or shows a status it does not know), and
- *   payments the list did not show. So at most `maxHeldReads + 2` requests are open at once.
+ *   confirmation of a list item showing `failed` (a 2026-02-18 list shows a cancelled payment so)
+ *   or a status it does not know, and payments the list did not show. While such reads wait, the
+ *   held-read slots make them too, before holding again. So at most `maxHeldReads + 2` requests
+ *   are open at once.
  */
 export class FollowerEngine {
   readonly #context: ResourceContext;
@@ -513,7 +521,11 @@ export class FollowerEngine {
   /** One held-read slot: keeps one held read open on the best candidate, one after another. */
   async #slot(): Promise<void> {
     let failures = 0;
+    const readFailures = { count: 0 };
     while (!this.#closed) {
+      // Immediate reads waiting (a burst of final statuses to confirm) come before holding: the
+      // slot's connection serves them, so the follower never opens more than maxHeldReads + 2.
+      if (this.#readQueue.length > 0 && (await this.#readQueued(readFailures))) continue;
       const entry = this.#pick();
       if (entry === undefined) {
         await this.#waitForWork();
@@ -561,31 +573,36 @@ export class FollowerEngine {
 
   /** The one immediate reader: first reads, confirmations, payments the list did not show. */
   async #reader(): Promise<void> {
-    let failures = 0;
+    const failures = { count: 0 };
     while (!this.#closed) {
-      const entry = this.#readQueue.shift();
-      if (entry === undefined) {
-        await this.#waitForWork();
-        continue;
-      }
-      entry.queued = false;
-      if (entry.done || this.#entries.get(entry.seed.paymentId) !== entry) continue;
-      const started = Date.now();
-      try {
-        const result = await this.#read(entry, undefined);
-        failures = 0;
-        this.#learn(entry, result, started);
-        await this.#sleep(0);
-      } catch (error) {
-        if (this.#failed(entry, error)) {
-          failures++;
-          // Read it again first, after the backoff.
-          entry.queued = true;
-          this.#readQueue.unshift(entry);
-          await this.#sleep(failureWaitMs(paceOf(entry.known), failures, error));
-        }
+      if (!(await this.#readQueued(failures))) await this.#waitForWork();
+    }
+  }
+
+  /**
+   * Makes the next queued immediate read, if any (false when the queue is empty). A transient
+   * failure puts the payment back first in the queue, after a backoff.
+   */
+  async #readQueued(failures: { count: number }): Promise<boolean> {
+    const entry = this.#readQueue.shift();
+    if (entry === undefined) return false;
+    entry.queued = false;
+    if (entry.done || this.#entries.get(entry.seed.paymentId) !== entry) return true;
+    const started = Date.now();
+    try {
+      const result = await this.#read(entry, undefined);
+      failures.count = 0;
+      this.#learn(entry, result, started);
+      await this.#sleep(0);
+    } catch (error) {
+      if (this.#failed(entry, error)) {
+        failures.count++;
+        entry.queued = true;
+        this.#readQueue.unshift(entry);
+        await this.#sleep(failureWaitMs(paceOf(entry.known), failures.count, error));
       }
     }
+    return true;
   }
 
   // ------------------------------------------------------------ sweeps
@@ -702,8 +719,12 @@ export class FollowerEngine {
       this.#learn(entry, { status: item.status, isFinal: false }, requested);
       return;
     }
-    // Looks final, or a status this SDK does not know: a 2026-02-18 list shows a cancelled payment
-    // as failed, and the final result (failureCode, info) only comes from a status read.
+    if (TRUSTED_FINAL.has(item.status) && item.isTerminal === true) {
+      this.#learn(entry, { status: item.status, isFinal: true }, requested);
+      return;
+    }
+    // Failed (perhaps a cancelled payment on a 2026-02-18 service), a status this SDK does not
+    // know, or one whose isTerminal disagrees: a status read says what it is.
     const known = entry.known && RANK[entry.known.status];
     const shown = RANK[item.status];
     if (known !== undefined && shown !== undefined && shown <= known) return;

@@ -26,9 +26,10 @@ export interface PaymentStatusChange {
    */
   previousStatus: PaymentStatus | undefined;
   /**
-   * The status result the change was learned from. A final change always comes from a status read
-   * (`failureCode` when failed, `info.txId` when succeeded); an intermediate change seen in the
-   * partner-wide list carries only `status` and `isFinal: false` (the list gives no `pollInMs`).
+   * The status result the change was learned from. From a status read it is whole (`pollInMs`,
+   * `failureCode` when failed, `info.txId` when succeeded); a change seen in the partner-wide list
+   * carries only `status` and `isFinal` (call `payments.details` for the rest). A `failed` status
+   * always comes from a status read, with its `failureCode`.
    */
   result: PaymentStatusResult;
 }

@@ -101,7 +101,6 @@ describe('payments.follower over real HTTP against the mock', () => {
       for (const c of run.changes) {
         expect(c.merchantId).toBe(mock.sample.merchantId);
         expect(c.result.status).toBe(c.status);
-        if (c.status === 'succeeded') expect(c.result.info?.txId).toMatch(/^0x/);
         if (c.status === 'failed') expect(c.result.failureCode).toBe('declined_user');
       }
       const finals = run.changes.filter((c) => c.isFinal);

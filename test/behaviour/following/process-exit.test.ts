@@ -20,8 +20,9 @@ function run(name: string, body: string, ms: number): Promise<number | 'running'
     file,
     [
       `import { MerchantGateway } from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))};`,
-      // Nothing listens on port 9: every read fails with a connection error and is retried.
-      "const gateway = new MerchantGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', merchantId: 'mer_1' });",
+      // Nothing listens on port 9: every read fails with a connection error, retried by the
+      // follower alone (maxRetries: 0), so only its own timers can keep the process alive.
+      "const gateway = new MerchantGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', merchantId: 'mer_1', maxRetries: 0 });",
       'const follower = gateway.payments.follower({ onError: () => {} });',
       'void (async () => { for await (const change of follower) console.log(change); })();',
       body,

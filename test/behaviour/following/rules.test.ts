@@ -273,21 +273,28 @@ describe('payments.follower: what it reads and reports', () => {
     await run.done;
   });
 
-  it('reports an open status from the list without a read, and confirms a final-looking one with one status read', async () => {
+  it('reports open statuses and unambiguous final ones from the list, and confirms a failed one with one status read', async () => {
     const follower = gateway().payments.follower({ maxHeldReads: 0, sweepIntervalMs: 1000 });
     follower.add(created('pay_a'));
     follower.add(created('pay_b'));
+    follower.add(created('pay_c'));
     const run = drain(follower);
     await vi.advanceTimersByTimeAsync(10);
-    // pay_a pays; pay_b is cancelled, which a 2026-02-18 list shows as failed.
+    // pay_a pays; pay_b is cancelled, which a 2026-02-18 list shows as failed; pay_c succeeds.
     set('pay_a', 'processing');
     set('pay_b', 'cancelled', 'failed');
+    set('pay_c', 'succeeded');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(run.changes.map((c) => [c.paymentId, c.previousStatus, c.status, c.isFinal])).toEqual([
+    expect(
+      run.changes.map((c) => [c.paymentId, c.previousStatus, c.status, c.isFinal]).sort(),
+    ).toEqual([
       ['pay_a', 'requires_action', 'processing', false],
       ['pay_b', 'requires_action', 'cancelled', true],
+      ['pay_c', 'requires_action', 'succeeded', true],
     ]);
-    expect(run.changes[0]?.result).toEqual({ status: 'processing', isFinal: false });
+    const results = Object.fromEntries(run.changes.map((c) => [c.paymentId, c.result]));
+    expect(results.pay_a).toEqual({ status: 'processing', isFinal: false });
+    expect(results.pay_c).toEqual({ status: 'succeeded', isFinal: true });
     expect(kinds('status').map((r) => r.id)).toEqual(['pay_b']);
     expect(follower.size).toBe(1);
     follower.close();

@@ -1,0 +1,49 @@
+import type {
+  PaymentFollower,
+  PaymentFollowerCheckpoint,
+  PaymentStatus,
+  PaymentStatusChange,
+  PaymentStatusResult,
+} from 'merchant-gateway';
+import { MerchantGateway } from 'merchant-gateway';
+import { describe, expectTypeOf, it } from 'vitest';
+
+// Types only: each `@ts-expect-error` fails the typecheck if the line below it compiles.
+const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const value = <T>(): T => ({}) as T;
+
+describe('payments.follower types', () => {
+  it('returns a PaymentFollower that iterates PaymentStatusChange', () => {
+    expectTypeOf(gateway.payments.follower).returns.toEqualTypeOf<PaymentFollower>();
+    expectTypeOf<PaymentFollower>().toExtend<AsyncIterable<PaymentStatusChange>>();
+  });
+
+  it('a change is closed and names its parts', () => {
+    const change = value<PaymentStatusChange>();
+    expectTypeOf(change.status).toEqualTypeOf<PaymentStatus>();
+    expectTypeOf(change.previousStatus).toEqualTypeOf<PaymentStatus | undefined>();
+    expectTypeOf(change.result).toEqualTypeOf<PaymentStatusResult>();
+    // @ts-expect-error a misspelt field
+    void change.previous_status;
+  });
+
+  it('add takes a PaymentCreated, an id or { paymentId, merchantId? }, nothing else', () => {
+    const follower = value<PaymentFollower>();
+    expectTypeOf(follower.add).toBeCallableWith('pay_1');
+    expectTypeOf(follower.add).toBeCallableWith({ paymentId: 'pay_1', merchantId: 'm_1' });
+    // @ts-expect-error a number is no payment
+    const add = () => follower.add(42);
+    expectTypeOf(add).toBeFunction();
+  });
+
+  it('a checkpoint is plain JSON data that resumeFrom takes back', () => {
+    const checkpoint = value<PaymentFollowerCheckpoint>();
+    expectTypeOf(checkpoint.version).toEqualTypeOf<1>();
+    expectTypeOf(gateway.payments.follower).toBeCallableWith({ resumeFrom: checkpoint });
+    // Never called: only its type is checked.
+    const resume = () =>
+      // @ts-expect-error not a checkpoint
+      gateway.payments.follower({ resumeFrom: { payments: [] } });
+    expectTypeOf(resume).toBeFunction();
+  });
+});
