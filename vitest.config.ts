@@ -16,8 +16,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // Written by test/readme.test.ts while the suite runs, and run by it.
-    exclude: ['**/node_modules/**', 'test/.readme/**'],
+    // test/.readme is written by test/readme.test.ts while the suite runs, and run by it;
+    // test/durable starts PostgreSQL and five processes: `npm run test:durable` runs it.
+    exclude: ['**/node_modules/**', 'test/.readme/**', 'test/durable/**'],
     environment: 'node',
     // Worker threads start faster than child processes: 115 s instead of 131 s for the whole
     // suite on this 2-core machine, each file still in its own isolated module state.
