@@ -18,12 +18,16 @@ let clean: { results: unknown; sent: RecordedRequest[] };
  * The calls of polluted-child.ts with `before` on Object.prototype before the SDK is imported and
  * `after` once it is: their outcomes and the requests the mock received.
  */
-async function drive(before: Record<string, unknown>, after: Record<string, unknown> = {}) {
+async function drive(
+  before: Record<string, unknown>,
+  after: Record<string, unknown> = {},
+  hooks = false,
+) {
   // The same seed and key each time: the same payment id, so requests compare field by field.
   mock.reset();
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', CHILD, JSON.stringify(before), JSON.stringify(after)],
+    ['--import', 'tsx', CHILD, JSON.stringify(before), JSON.stringify(after), hooks ? '1' : '0'],
     {
       timeout: 60_000,
       env: {
@@ -97,4 +101,12 @@ describe('plain data on Object.prototype changes nothing the SDK hands ky (child
     },
     90_000,
   );
+
+  test('hooks: a client with hooks of its own runs only those', async () => {
+    const withHooks = await drive({}, {}, true);
+    const polluted = await drive({ hooks: { beforeRequest: [1], afterResponse: [1] } }, {}, true);
+    expect(withHooks.results).toEqual(clean.results);
+    expect(polluted.results).toEqual(withHooks.results);
+    expect(polluted.sent).toEqual(withHooks.sent);
+  }, 90_000);
 });
