@@ -1,4 +1,9 @@
-import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance } from 'ky';
+import ky, {
+  type AfterResponseHook,
+  type BeforeRequestHook,
+  type Options,
+  replaceOption,
+} from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
@@ -148,6 +153,91 @@ function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Recor
   return Object.fromEntries(byName.values());
 }
 
+/** `headers` with lowercase names (the form fetch sends them in), later sources winning. */
+function lowercased(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source ?? {})) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/** What every call of one auth scheme starts from, merged and checked once per client. */
+interface SchemeHeaders {
+  /** `accept`, the client's headers, then the scheme's auth: lowercase name → value. */
+  base: Record<string, string>;
+  /** The auth headers' lowercase names: a call's own headers never replace them. */
+  auth: ReadonlySet<string>;
+  /** False when the client's headers break a rule: every call then takes the full check, which names it. */
+  clean: boolean;
+}
+
+function schemeHeaders(config: TransportConfig, auth: Record<string, string>): SchemeHeaders {
+  let clean = true;
+  try {
+    checkHeaders('', mergeHeaders(config.headers, auth));
+  } catch {
+    clean = false;
+  }
+  return {
+    base: lowercased({ accept: 'application/json' }, config.headers, auth),
+    auth: new Set(Object.keys(auth).map((name) => name.toLowerCase())),
+    clean,
+  };
+}
+
+/**
+ * ky reads options a call does not give through the prototype chain of objects it builds itself, so
+ * plain data on a polluted `Object.prototype` would reach every request (`headers`, `searchParams`,
+ * `json`, `body`, …). Every option ky or the Request it builds reads is given here as an own value.
+ */
+const OWN_KY_OPTIONS = {
+  json: undefined,
+  // An empty query, not undefined: ky drops an undefined `searchParams` from what it merges.
+  searchParams: '',
+  // null, not undefined (dropped likewise): ky then falls back to the target's `signal`, below.
+  signal: null,
+  parseJson: undefined,
+  stringifyJson: undefined,
+  onDownloadProgress: undefined,
+  onUploadProgress: undefined,
+  // p-retry keeps the contract's policy (rate limiting under any status, only safe repeats).
+  retry: 0,
+  // ky's timeout does not cover reading the body: the attempt's own timer does.
+  timeout: false,
+  totalTimeout: false,
+  // Error statuses are mapped by the SDK, from a body it reads within its own size limit.
+  throwHttpErrors: false,
+  // What the Request constructor reads besides method, headers, body and signal.
+  mode: undefined,
+  credentials: undefined,
+  cache: undefined,
+  redirect: undefined,
+  referrer: undefined,
+  referrerPolicy: undefined,
+  integrity: undefined,
+  keepalive: undefined,
+  window: undefined,
+  priority: undefined,
+  dispatcher: undefined,
+} as const;
+
+/**
+ * The URL of a call. ky reads `headers`, `signal` and `method` off its input when the options lack
+ * them, and off a string that reaches `Object.prototype`: here they are the target's own (none).
+ */
+class Target extends URL {
+  get headers(): undefined {
+    return undefined;
+  }
+  get signal(): undefined {
+    return undefined;
+  }
+  get method(): undefined {
+    return undefined;
+  }
+}
+
 /** A body read: its text, and whether it was cut at the size limit. */
 interface Body {
   text: string;
@@ -226,26 +316,71 @@ function numericOption(operation: string, name: NumericOption, value: number): n
  */
 export class Transport {
   readonly config: TransportConfig;
-  readonly #ky: KyInstance;
+  /**
+   * The user's hooks as ky takes them: every kind given, an unused one as undefined (ky reads that
+   * as none). Replacing, not merged: ky merges into a `{}` of its own, where a polluted
+   * `Object.prototype.hooks` would otherwise add hooks to every request.
+   */
+  readonly #hooks: NonNullable<Options['hooks']>;
+  /** With a beforeRequest hook, the SDK's own headers are set again after it. */
+  readonly #pin: boolean;
+  readonly #partner: SchemeHeaders;
+  readonly #legacy: SchemeHeaders;
 
   constructor(config: TransportConfig) {
     this.config = config;
     const hooks = own(config.hooks);
-    this.#ky = ky.create({
-      // ky joins the base URL (with its path prefix) and each call's path.
-      prefix: config.baseUrl,
-      headers: mergeHeaders({ accept: 'application/json' }, config.headers, config.authHeaders),
-      hooks: {
-        beforeRequest: [...(hooks.beforeRequest ?? [])],
-        afterResponse: [...(hooks.afterResponse ?? [])],
-      },
-      // p-retry keeps the contract's policy (rate limiting under any status, only safe repeats).
-      retry: 0,
-      // ky's timeout does not cover reading the body: the attempt's own timer does.
-      timeout: false,
-      // Error statuses are mapped by the SDK, from a body it reads within its own size limit.
-      throwHttpErrors: false,
-    });
+    const beforeRequest = [...(hooks.beforeRequest ?? [])];
+    const afterResponse = [...(hooks.afterResponse ?? [])];
+    this.#pin = beforeRequest.length > 0;
+    this.#hooks = replaceOption({
+      init: undefined,
+      beforeRequest: beforeRequest.length > 0 ? beforeRequest : undefined,
+      beforeRetry: undefined,
+      beforeError: undefined,
+      afterResponse: afterResponse.length > 0 ? afterResponse : undefined,
+    }) as unknown as NonNullable<Options['hooks']>;
+    this.#partner = schemeHeaders(config, config.authHeaders);
+    this.#legacy = schemeHeaders(config, config.legacyAuthHeaders);
+  }
+
+  /**
+   * The headers a call sends (lowercase names), checked. Without headers of the call's own and
+   * with clean client headers, only what changes per call is merged and checked.
+   */
+  #headers(
+    spec: RequestSpec<z.ZodMiniType, unknown>,
+    callHeaders: Record<string, string> | undefined,
+    idempotencyKey: string | undefined,
+  ): Record<string, string> {
+    const { config } = this;
+    const { operation } = spec;
+    const scheme = spec.auth === 'legacy' ? this.#legacy : this.#partner;
+    let headers: Record<string, string>;
+    if (callHeaders === undefined && scheme.clean) {
+      headers = { ...scheme.base };
+      if (spec.headers !== undefined) {
+        checkHeaders(operation, spec.headers);
+        for (const [name, value] of Object.entries(spec.headers)) {
+          const lower = name.toLowerCase();
+          if (!scheme.auth.has(lower)) headers[lower] = value;
+        }
+      }
+    } else {
+      const sent = mergeHeaders(
+        config.headers,
+        callHeaders,
+        spec.headers,
+        spec.auth === 'legacy' ? config.legacyAuthHeaders : config.authHeaders,
+        idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+        spec.body === undefined ? undefined : { 'content-type': 'application/json' },
+      );
+      checkHeaders(operation, sent);
+      return lowercased({ accept: 'application/json' }, sent);
+    }
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
   }
 
   /**
@@ -253,27 +388,32 @@ export class Transport {
    * validation included, arrives as a rejection of the returned promise, never as a throw.
    */
   request<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): ApiPromise<T> {
-    return new ApiPromise(Promise.resolve().then(() => this.#send(build())));
+    // Own properties only: a spec leaves out what a call does not use (`headers`, `body`, `query`),
+    // and a polluted Object.prototype must not fill those in.
+    return new ApiPromise(
+      Promise.resolve().then(() => this.#send(own(build()) as RequestSpec<S, T>)),
+    );
   }
 
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const { config } = this;
     const { operation, method } = spec;
-    // Own properties only: a polluted Object.prototype must not change what is sent.
-    const options = own(spec.options);
+    // Own properties only: a polluted Object.prototype must not change what is sent. Without
+    // options the client's timeout and retries hold, checked when the client was made.
+    const options = spec.options === undefined ? undefined : own(spec.options);
     // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
     const timeoutMs = Math.min(
-      numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs) +
-        (spec.extraTimeoutMs ?? 0),
+      (options?.timeoutMs === undefined
+        ? config.timeoutMs
+        : numericOption(operation, 'timeoutMs', options.timeoutMs)) + (spec.extraTimeoutMs ?? 0),
       2_147_483_647,
     );
-    const maxRetries = numericOption(
-      operation,
-      'maxRetries',
-      options.maxRetries ?? config.maxRetries,
-    );
+    const maxRetries =
+      options?.maxRetries === undefined
+        ? config.maxRetries
+        : numericOption(operation, 'maxRetries', options.maxRetries);
 
-    let idempotencyKey = options.idempotencyKey;
+    let idempotencyKey = options?.idempotencyKey;
     if (idempotencyKey !== undefined) {
       if (spec.idempotency === undefined) {
         throw new RequestValidationError(operation, [
@@ -290,17 +430,18 @@ export class Transport {
       idempotencyKey = uuidv4();
     }
 
-    const callHeaders = mergeHeaders(
-      options.headers,
-      spec.headers,
-      spec.auth === 'legacy' ? config.legacyAuthHeaders : config.authHeaders,
-      idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-      spec.body === undefined ? undefined : { 'content-type': 'application/json' },
-    );
-    const sent = mergeHeaders(config.headers, callHeaders);
-    checkHeaders(operation, sent);
-    // The SDK's own headers as this call sends them: set again after every hook.
-    const pinned = Object.entries(sent).filter(([name]) => SDK_OWNED.includes(name.toLowerCase()));
+    const headers = this.#headers(spec, options?.headers, idempotencyKey);
+    // The SDK's own headers as this call sends them: set again after every beforeRequest hook.
+    const pinned = this.#pin
+      ? SDK_OWNED.flatMap((name): [string, string][] => {
+          // Own names only: an inherited `merchant-id` is no header of this call.
+          const value = Object.hasOwn(headers, name) ? headers[name] : undefined;
+          return value === undefined ? [] : [[name, value]];
+        })
+      : undefined;
+    const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    // The whole URL, query included: ky then joins no prefix and merges no query.
+    const url = `${config.baseUrl}${spec.path}${spec.query?.size ? `?${spec.query}` : ''}`;
 
     const label = `${method} ${spec.path}`;
     // A POST without an idempotency key may have been acted on: only rate limiting retries it,
@@ -309,7 +450,7 @@ export class Transport {
       method !== 'POST' ||
       idempotencyKey !== undefined ||
       spec.recoverAfterUnknownOutcome !== undefined;
-    const signal = options.signal;
+    const signal = options?.signal;
     let outcomeUnknown = false;
     const send = config.fetch ?? globalThis.fetch;
 
@@ -324,45 +465,41 @@ export class Transport {
         stop();
       }, timeoutMs);
       const started = Date.now();
-      let bodyText: string | undefined;
       try {
-        const response = await this.#ky(spec.path.replace(/^\//, ''), {
+        const response = await ky(new Target(url), {
+          ...(OWN_KY_OPTIONS as unknown as Options),
           method,
-          // A Headers, so ky replaces the client's defaults whatever the case of a name.
-          headers: new Headers(callHeaders),
-          ...(spec.query?.size ? { searchParams: spec.query } : {}),
-          ...(spec.body === undefined
-            ? {}
-            : {
-                json: spec.body,
-                // Kept as ky serialises it, so fetch gets the string instead of a stream copy.
-                stringifyJson: (value: unknown) => {
-                  bodyText = JSON.stringify(value);
-                  return bodyText;
-                },
-              }),
+          // Replacing, not merged: ky merges into a `{}` of its own, where a polluted
+          // `Object.prototype.headers` would otherwise add headers to every request.
+          headers: replaceOption(headers),
+          // Hooks see the body that is sent; fetch gets the string itself, not a stream copy.
+          body: bodyText ?? null,
+          hooks: this.#hooks,
           context: { attempt: attemptNumber },
           // The attempt's own signal goes straight to fetch with the URL, never inside a Request:
           // a Request's signal can be lost to GC and leave the body downloading (nodejs/node#55428).
           fetch: (input) => {
             const request = input as Request;
-            const headers = new Headers(request.headers);
-            for (const name of SDK_OWNED) headers.delete(name);
-            for (const [name, value] of pinned) headers.set(name, value);
+            const sent = request.headers;
+            if (pinned !== undefined) {
+              for (const name of SDK_OWNED) sent.delete(name);
+              for (const [name, value] of pinned) sent.set(name, value);
+            }
             if (config.logger.enabled('debug')) {
               config.logger.log('debug', `→ ${label} (attempt ${attemptNumber})`, {
-                headers: config.redactor.headers(headers),
+                headers: config.redactor.headers(sent),
               });
             }
-            return send(request.url, {
-              method: request.method,
-              headers,
-              ...(bodyText === undefined ? {} : { body: bodyText }),
-              // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever
-              // host the Location names. A 3xx is an ApiError instead.
-              redirect: 'manual',
-              signal: controller.signal,
-            });
+            // A null prototype: fetch reads nothing inherited into the request.
+            const init: RequestInit = Object.create(null);
+            init.method = request.method;
+            init.headers = sent;
+            if (bodyText !== undefined) init.body = bodyText;
+            // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever
+            // host the Location names. A 3xx is an ApiError instead.
+            init.redirect = 'manual';
+            init.signal = controller.signal;
+            return send(request.url, init);
           },
         });
         const body = await readBody(response, controller.signal, config.maxResponseBytes);
@@ -412,12 +549,32 @@ export class Transport {
     };
 
     try {
-      return await pRetry(attempt, {
+      // The first attempt runs outside p-retry: a call that succeeds at once (most of them) pays
+      // for no retry machinery. A failure enters p-retry as its first attempt, so the policy and
+      // every check that follows are the same as if p-retry had run it.
+      signal?.throwIfAborted();
+      let first: unknown;
+      try {
+        const result = await attempt(1);
+        signal?.throwIfAborted();
+        return result;
+      } catch (error) {
+        first = error;
+      }
+      return await pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
         retries: maxRetries,
         // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
         // and slept in shouldRetry, where the caller's signal can cut it short.
         minTimeout: 0,
-        ...(signal ? { signal } : {}),
+        // Every option p-retry reads, given: it reads a missing one through Object.prototype.
+        factor: 2,
+        maxTimeout: Number.POSITIVE_INFINITY,
+        maxRetryTime: Number.POSITIVE_INFINITY,
+        randomize: false,
+        unref: false,
+        onFailedAttempt: () => {},
+        shouldConsumeRetry: () => true,
+        signal: signal ?? (null as unknown as undefined),
         shouldRetry: async ({ error, retriesConsumed }) => {
           outcomeUnknown ||= isUnknownOutcome(error);
           const wait = retryDelay(error, retriesConsumed + 1, repeatable, config.maxRetryDelayMs);
