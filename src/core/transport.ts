@@ -253,7 +253,15 @@ export class Transport {
    * validation included, arrives as a rejection of the returned promise, never as a throw.
    */
   request<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): ApiPromise<T> {
-    return new ApiPromise(Promise.resolve().then(() => this.#send(build())));
+    return new ApiPromise(
+      Promise.resolve()
+        .then(() => this.#send(build()))
+        .catch((error: unknown) => {
+          // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
+          // anything else (a caller's abort reason) is passed on untouched.
+          throw error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
+        }),
+    );
   }
 
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
