@@ -65,7 +65,10 @@ export class ApiError extends MerchantGatewayError {
   readonly headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
-  /** True when the body was longer than `maxResponseBytes`: `body` is its text up to the limit. */
+  /**
+   * True when the body was longer than 64 KiB (or `maxResponseBytes`, if smaller): `body` is its
+   * text up to that point, and the rest was never read.
+   */
   readonly bodyTruncated?: true;
 
   /** @internal */
@@ -167,6 +170,13 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * The most of an error response's body the SDK reads and keeps, in decoded bytes (64 KiB),
+ * whatever `maxResponseBytes` allows a success: a hundred calls failing at once against large
+ * 5xx pages hold a few MiB, not a gigabyte. Past it the rest is not read and `bodyTruncated` is set.
+ */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 const SNIPPET_LENGTH = 160;
 

@@ -2,7 +2,7 @@ import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance } f
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
-import { ApiError, createApiError, RateLimitedError } from './api-error';
+import { ApiError, createApiError, MAX_ERROR_BODY_BYTES, RateLimitedError } from './api-error';
 import { ApiPromise, type WithResponse } from './api-promise';
 import {
   ConnectionError,
@@ -373,7 +373,11 @@ export class Transport {
             });
           },
         });
-        const body = await readBody(response, controller.signal, config.maxResponseBytes);
+        // An error's body is kept on the error: read no more of it than the error may keep.
+        const limit = response.ok
+          ? config.maxResponseBytes
+          : Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
+        const body = await readBody(response, controller.signal, limit);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }
