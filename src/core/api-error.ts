@@ -156,7 +156,12 @@ function classFor(status: number, code: string | undefined): ApiErrorClass {
   return ApiError;
 }
 
-/** Milliseconds the service asked to wait: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+/**
+ * Milliseconds the service asked to wait: `retry-after-ms`, else `Retry-After` in seconds or as an
+ * HTTP date. An HTTP date is the server's clock, so it is read against the response's own `Date`
+ * header when that is valid (a server 30 s ahead asking for "now + 1 s" means 1 s, not 31 s), and
+ * against `now` (this machine's clock) only when the response has no usable `Date`.
+ */
 export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
@@ -168,7 +173,9 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (Number.isNaN(date)) return undefined;
+  const served = Date.parse(headers.get('date') ?? '');
+  return Math.max(0, date - (Number.isNaN(served) ? now : served));
 }
 
 /**
