@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { RateLimitedError } from './core/api-error';
 import { PollTimeoutError, RequestValidationError, type ValidationIssue } from './core/errors';
+import { signalProblem } from './core/options';
 import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
@@ -104,6 +105,9 @@ function plan(operation: string, paymentOrId: unknown, options: PollOptions): Pl
   if (onUpdate !== undefined && typeof onUpdate !== 'function') {
     issues.push({ field: 'onUpdate', message: 'must be a function' });
   }
+  // The same rule as every call's RequestOptions.signal.
+  const badSignal = signalProblem(options.signal);
+  if (badSignal !== undefined) issues.push({ field: 'signal', message: badSignal });
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return { paymentId, created, timeoutMs, intervalMs };
 }

@@ -14,7 +14,7 @@ import {
   type ValidationIssue,
 } from './errors';
 import type { LevelLogger } from './logger';
-import { type NumericOption, numericOptionProblem } from './options';
+import { type NumericOption, numericOptionProblem, signalProblem } from './options';
 import { own } from './own';
 import { MAX_VALUE_DEPTH, type Redactor } from './redact';
 import { markPermanent, onAbort, retryDelay, sleep } from './retry';
@@ -269,6 +269,10 @@ export class Transport {
     const { operation, method } = spec;
     // Own properties only: a polluted Object.prototype must not change what is sent.
     const options = own(spec.options);
+    const badSignal = signalProblem(options.signal);
+    if (badSignal !== undefined) {
+      throw new RequestValidationError(operation, [{ field: 'signal', message: badSignal }]);
+    }
     // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
     const timeoutMs = Math.min(
       numericOption(operation, 'timeoutMs', options.timeoutMs ?? config.timeoutMs) +
