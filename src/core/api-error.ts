@@ -2,33 +2,56 @@ import type { ValidationIssue } from './errors';
 import { MerchantGatewayError } from './errors';
 import { clip, MAX_VALUE_DEPTH, type Redactor } from './redact';
 
-/** Error codes the service is known to send. Others are surfaced as they come. */
+/**
+ * Error codes the service's published contract names (2026-02-18 and its preview: the shared list
+ * of the payment operations and the merchant API's own). Others are surfaced as they come.
+ */
 export type KnownErrorCode =
+  // Validation and request shape
   | 'invalid_params'
   | 'params_validation'
+  | 'missing_idempotency_key'
+  | 'header_not_ascii'
+  | 'invalid_api_version'
+  | 'unknown_api_version'
+  | 'api_version_downgrade'
+  // Authentication and authorization
   | 'missing_api_key'
   | 'invalid_api_key'
-  | 'internal_error'
-  | 'bad_gateway'
-  | 'rate_limited'
-  | 'not_found'
-  | 'idempotency_conflict'
-  | 'missing_idempotency_key'
-  | 'settlement_asset_conflict'
+  | 'missing_merchant_api_key'
   | 'missing_merchant_id'
-  | 'merchant_not_found'
-  | 'payment_not_found'
-  | 'payment_expired'
+  | 'not_sandbox_api_key'
+  | 'api_key_not_found'
   | 'unauthorized'
   | 'forbidden'
   | 'conflicting_auth_headers'
   | 'missing_auth_headers'
   | 'missing_app_id'
   | 'missing_client_id'
-  | 'header_not_ascii'
-  | 'invalid_api_version'
-  | 'unknown_api_version'
-  | 'api_version_downgrade';
+  | 'invalid_app_id'
+  | 'sanctioned_user'
+  // Not found
+  | 'not_found'
+  | 'merchant_not_found'
+  | 'payment_not_found'
+  | 'partner_not_found'
+  | 'customer_not_found'
+  | 'wallet_not_found'
+  | 'executor_not_found'
+  // State and conflicts
+  | 'idempotency_conflict'
+  | 'settlement_asset_conflict'
+  | 'version_conflict'
+  | 'merchant_exists'
+  | 'invalid_state'
+  | 'payment_expired'
+  | 'quote_expired'
+  | 'payment_not_succeeded'
+  | 'already_refunded'
+  // Rate limiting and failures
+  | 'rate_limited'
+  | 'internal_error'
+  | 'bad_gateway';
 
 /** The `code` of an error response: a known one, or any other string the service sends. */
 export type ErrorCode = KnownErrorCode | (string & {});
