@@ -75,7 +75,7 @@ export class LevelLogger {
       // console prints every argument: pino's (data, message) would show the message twice, the
       // data first. One line instead, readable in a terminal, the data compact after it.
       const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(bounded(fields))}`;
-      (this.#sink[level] as (line: string) => void)(`${line}${extra}`);
+      globalThis.console[level](`${line}${extra}`);
       return;
     }
     this.#sink[level]({ ...fields, message: line }, line);
