@@ -297,7 +297,8 @@ describe('a Date is read once', () => {
       .catch(() => undefined);
     const sent = everything.seen[before];
     expect(sent?.url).toBe(`${BASE_URL}/v1/payments`);
-    expect(((await sent?.json()) as { expiresAt: number }).expiresAt).toBe(at / 1000);
+    const body = (await (sent as Request).json()) as { expiresAt: number };
+    expect(body.expiresAt).toBe(at / 1000);
   });
 
   test('the same for a list date: sent as the instant the Date holds', async () => {
