@@ -1,5 +1,30 @@
 import { defineConfig, type Options } from 'tsup';
 
+type Plugin = NonNullable<Options['plugins']>[number];
+
+// A `for…in` loop walks inherited enumerable keys too: with any key set on Object.prototype before
+// the import (a polluted environment), zod's class setup (`members`, run when the module-level
+// schemas are built), esbuild's CommonJS `__export` and zod's `propValues` read `table[key]` for a
+// key that is not there and throw. Every such loop in what we ship iterates an object's own keys
+// (each is a plain object, or checks hasOwnProperty itself), so `Object.keys` gives the same keys
+// in a clean environment and only those under pollution. The build fails if one is left, so an
+// upgraded dependency's new loop is seen here rather than by a user.
+const FOR_IN = /\bfor \((const|let|var) ([\w$]+) in ([\w$.]+)\)/g;
+const ownKeysOnly: Plugin = {
+  name: 'own-keys-only',
+  renderChunk(code, chunk) {
+    if (!/\.c?js$/.test(chunk.path)) return;
+    const rewritten = code.replace(FOR_IN, 'for ($1 $2 of Object.keys(Object($3)))');
+    const left = /\bfor \((?:const|let|var) [\w$]+ in /.exec(rewritten);
+    if (left !== null) {
+      throw new Error(
+        `${chunk.path}: a for…in loop the own-keys-only rewrite does not handle: ${rewritten.slice(left.index, left.index + 80)}`,
+      );
+    }
+    return { code: rewritten };
+  },
+};
+
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
@@ -12,6 +37,7 @@ const shared: Options = {
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
+  plugins: [ownKeysOnly],
 };
 
 export default defineConfig([

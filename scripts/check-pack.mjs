@@ -72,6 +72,16 @@ function project(temp, tarball, version) {
   if (!version) {
     step('plain npm i <tarball> without msw', 'npm', ['install', tarball, ...npm], app);
     if (existsSync(join(app, 'node_modules/msw'))) throw new Error('check-pack: npm installed msw');
+    const installed = join(app, 'node_modules/merchant-gateway');
+    if (!existsSync(join(installed, 'LICENSE'))) throw new Error('check-pack: no LICENSE shipped');
+    // zod is bundled into dist: the runtime never loads it; it is installed for the .d.ts files.
+    if (!existsSync(join(app, 'node_modules/zod')))
+      throw new Error('check-pack: zod not installed');
+    for (const file of ['dist/index.js', 'dist/index.cjs']) {
+      if (/\bfrom ['"]zod|require\(['"]zod/.test(readFileSync(join(installed, file), 'utf8'))) {
+        throw new Error(`check-pack: ${file} loads zod at run time; it is meant to be bundled`);
+      }
+    }
     return app;
   }
   step(`msw ${version} installed first`, 'npm', ['install', '-D', `msw@${version}`, ...npm], app);
@@ -220,6 +230,13 @@ export const server: Promise<{ url: string; close(): unknown }> = mock.listen();
 export const handlersTyped: IsAny<(typeof mock.handlers)[number]> = false;
 // @ts-expect-error a misspelt field does not compile
 gateway.payments.create({ merchantId: 'm_1', amount: { unit: 'iso4217/USD', value: '1' }, referenceID: 'x' });
+// The result types and schemas are built from zod's types (zod is a dependency for them): without
+// zod they degrade silently under skipLibCheck (PaymentCreated to {}, a schema's output to any).
+declare const payment: PaymentCreated;
+export const expiresAt: number = payment.expiresAt;
+export const parsedTyped: IsAny<ReturnType<typeof PaymentCreatedSchema.parse>> = false;
+// @ts-expect-error a misspelt result field does not compile
+export const misspelt = payment.gatewayURL;
 `;
 const mainOnly = consumer
   .replace(/import \{ createMockGateway \}[^\n]*\n/, '')

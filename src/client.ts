@@ -84,8 +84,8 @@ export interface ClientOptions {
   hooks?: RequestHooks | undefined;
   /**
    * Largest response body read, in bytes after decompression, counted as it streams. A larger
-   * success body is cancelled and rejects with `ResponseTooLargeError`; an error body is kept up to
-   * the limit, with `bodyTruncated: true`.
+   * success body is cancelled and rejects with `ResponseTooLargeError`. An error body is read and
+   * kept up to 64 KiB (or this limit, if smaller), the rest cancelled, with `bodyTruncated: true`.
    * @default 10485760 (10 MiB)
    */
   maxResponseBytes?: number | undefined;

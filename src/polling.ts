@@ -8,10 +8,12 @@ import {
 } from './core/errors';
 import { failureWaitMs, type HoldLimit, isTransient, MAX_HOLD_MS } from './core/follow-policy';
 import type { LevelLogger } from './core/logger';
+import { signalProblem } from './core/options';
 import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
 import type { RequestOptions } from './core/transport';
+import { ID_LENGTH } from './rules/ids';
 import type { PaymentStatusResult } from './schemas/payment-status';
 import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
 
@@ -121,7 +123,7 @@ function isMerchantId(value: unknown): value is string {
   return z.safeParse(MerchantIdSchema, value).success;
 }
 
-const MERCHANT_ID_RULE = 'must be a non-empty merchant id of visible ASCII characters';
+const MERCHANT_ID_RULE = `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters`;
 
 function plan(
   operation: string,
@@ -183,6 +185,9 @@ function plan(
       issues.push({ field: 'merchantId', message: `${MERCHANT_ID_RULE} (the client's)` });
     }
   }
+  // The same rule as every call's RequestOptions.signal.
+  const badSignal = signalProblem(options.signal);
+  if (badSignal !== undefined) issues.push({ field: 'signal', message: badSignal });
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return { paymentId, merchantId, pollInMs: hint(payment.pollInMs), timeoutMs, intervalMs };
 }

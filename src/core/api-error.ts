@@ -2,33 +2,56 @@ import type { ValidationIssue } from './errors';
 import { MerchantGatewayError } from './errors';
 import { clip, MAX_VALUE_DEPTH, type Redactor } from './redact';
 
-/** Error codes the service is known to send. Others are surfaced as they come. */
+/**
+ * Error codes the service's published contract names (2026-02-18 and its preview: the shared list
+ * of the payment operations and the merchant API's own). Others are surfaced as they come.
+ */
 export type KnownErrorCode =
+  // Validation and request shape
   | 'invalid_params'
   | 'params_validation'
+  | 'missing_idempotency_key'
+  | 'header_not_ascii'
+  | 'invalid_api_version'
+  | 'unknown_api_version'
+  | 'api_version_downgrade'
+  // Authentication and authorization
   | 'missing_api_key'
   | 'invalid_api_key'
-  | 'internal_error'
-  | 'bad_gateway'
-  | 'rate_limited'
-  | 'not_found'
-  | 'idempotency_conflict'
-  | 'missing_idempotency_key'
-  | 'settlement_asset_conflict'
+  | 'missing_merchant_api_key'
   | 'missing_merchant_id'
-  | 'merchant_not_found'
-  | 'payment_not_found'
-  | 'payment_expired'
+  | 'not_sandbox_api_key'
+  | 'api_key_not_found'
   | 'unauthorized'
   | 'forbidden'
   | 'conflicting_auth_headers'
   | 'missing_auth_headers'
   | 'missing_app_id'
   | 'missing_client_id'
-  | 'header_not_ascii'
-  | 'invalid_api_version'
-  | 'unknown_api_version'
-  | 'api_version_downgrade';
+  | 'invalid_app_id'
+  | 'sanctioned_user'
+  // Not found
+  | 'not_found'
+  | 'merchant_not_found'
+  | 'payment_not_found'
+  | 'partner_not_found'
+  | 'customer_not_found'
+  | 'wallet_not_found'
+  | 'executor_not_found'
+  // State and conflicts
+  | 'idempotency_conflict'
+  | 'settlement_asset_conflict'
+  | 'version_conflict'
+  | 'merchant_exists'
+  | 'invalid_state'
+  | 'payment_expired'
+  | 'quote_expired'
+  | 'payment_not_succeeded'
+  | 'already_refunded'
+  // Rate limiting and failures
+  | 'rate_limited'
+  | 'internal_error'
+  | 'bad_gateway';
 
 /** The `code` of an error response: a known one, or any other string the service sends. */
 export type ErrorCode = KnownErrorCode | (string & {});
@@ -65,7 +88,10 @@ export class ApiError extends MerchantGatewayError {
   readonly headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
-  /** True when the body was longer than `maxResponseBytes`: `body` is its text up to the limit. */
+  /**
+   * True when the body was longer than 64 KiB (or `maxResponseBytes`, if smaller): `body` is its
+   * text up to that point, and the rest was never read.
+   */
   readonly bodyTruncated?: true;
 
   /** @internal */
@@ -153,7 +179,12 @@ function classFor(status: number, code: string | undefined): ApiErrorClass {
   return ApiError;
 }
 
-/** Milliseconds the service asked to wait: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+/**
+ * Milliseconds the service asked to wait: `retry-after-ms`, else `Retry-After` in seconds or as an
+ * HTTP date. An HTTP date is the server's clock, so it is read against the response's own `Date`
+ * header when that is valid (a server 30 s ahead asking for "now + 1 s" means 1 s, not 31 s), and
+ * against `now` (this machine's clock) only when the response has no usable `Date`.
+ */
 export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
@@ -165,8 +196,17 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (Number.isNaN(date)) return undefined;
+  const served = Date.parse(headers.get('date') ?? '');
+  return Math.max(0, date - (Number.isNaN(served) ? now : served));
 }
+
+/**
+ * The most of an error response's body the SDK reads and keeps, in decoded bytes (64 KiB),
+ * whatever `maxResponseBytes` allows a success: a hundred calls failing at once against large
+ * 5xx pages hold a few MiB, not a gigabyte. Past it the rest is not read and `bodyTruncated` is set.
+ */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 const SNIPPET_LENGTH = 160;
 

@@ -1,9 +1,11 @@
+import { bounded } from './bounded';
 import { clip, type Redactor } from './redact';
 
 /**
  * Where log lines go: `console`, pino and winston fit as they are. Each method is called as
  * `logger[level](data, message)` (pino's order), and `data.message` repeats the message, so
- * a logger that keeps only its first argument (winston) still has both.
+ * a logger that keeps only its first argument (winston) still has both. The console (the default)
+ * is the exception: it gets one line, the message first, then the data as compact JSON.
  */
 export interface Logger {
   /** Every attempt, at `logLevel: 'debug'`. */
@@ -69,6 +71,13 @@ export class LevelLogger {
     const line = `[merchant-gateway] ${clip(this.#redactor.string(message))}`;
     const fields =
       data === undefined ? {} : (this.#redactor.value(data) as Record<string, unknown>);
+    if (this.#sink === globalThis.console) {
+      // console prints every argument: pino's (data, message) would show the message twice, the
+      // data first. One line instead, readable in a terminal, the data compact after it.
+      const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(bounded(fields))}`;
+      globalThis.console[level](`${line}${extra}`);
+      return;
+    }
     this.#sink[level]({ ...fields, message: line }, line);
   }
 }

@@ -1,3 +1,14 @@
+/**
+ * Why a call's `signal` cannot be used, or undefined when it can (absent, or an AbortSignal). A
+ * look-alike object would be read as aborted with an `undefined` reason, or never abort at all.
+ */
+export function signalProblem(signal: unknown): string | undefined {
+  if (signal === undefined) return undefined;
+  return typeof AbortSignal === 'function' && signal instanceof AbortSignal
+    ? undefined
+    : 'must be an AbortSignal (e.g. AbortSignal.timeout(5000) or an AbortController().signal)';
+}
+
 /** The numeric options a client sets and a call may override. */
 export type NumericOption = 'timeoutMs' | 'maxRetries' | 'maxRetryDelayMs';
 

@@ -1,3 +1,5 @@
+import { ID_LENGTH } from '../rules/ids';
+import { codePointLength } from '../rules/text';
 import { RequestValidationError } from './errors';
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -7,7 +9,8 @@ const CONTROL = /[\x00-\x1F\x7F]/;
 /**
  * Builds a request path from a template in the interface's own notation, percent-encoding every
  * parameter: `path('merchants.get', '/v1/merchants/{merchantId}', { merchantId })`. An empty id,
- * `.`, `..` or one with control characters is refused, so no request can leave its intended path.
+ * `.`, `..`, one with control characters or one longer than 255 characters is refused, so no
+ * request can leave its intended path or carry an unbounded URL. Every method's ids pass here.
  */
 export function path(operation: string, template: string, params: Record<string, string>): string {
   const issues: { field: string; message: string }[] = [];
@@ -19,6 +22,10 @@ export function path(operation: string, template: string, params: Record<string,
     }
     if (value === '' || value === '.' || value === '..') {
       issues.push({ field: name, message: 'must not be empty, "." or ".."' });
+    } else if (value.length > ID_LENGTH.max && codePointLength(value) > ID_LENGTH.max) {
+      // Checked before anything else reads it: a 10 MB id must not become a 10 MB URL.
+      issues.push({ field: name, message: `must be at most ${ID_LENGTH.max} characters` });
+      return '';
     } else if (CONTROL.test(value)) {
       issues.push({ field: name, message: 'must not contain control characters' });
     }

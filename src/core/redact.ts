@@ -27,6 +27,29 @@ export const MAX_VALUE_DEPTH = 200;
 export const isSensitiveHeader = isCredentialHeader;
 
 /**
+ * The forms a secret can take on its way back to us: as sent, percent-encoded (upper- and
+ * lower-case hex, as a URL or form would carry it), and its UTF-8 bytes in base64 (padded,
+ * unpadded, base64url), as an Authorization header or a token echoes it. Base64 found only when
+ * it starts the encoded text: the same key at another offset of a longer base64 run encodes
+ * differently.
+ */
+function encodings(secret: string): string[] {
+  const percent = encodeURIComponent(secret);
+  let binary = '';
+  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
+  const unpadded = base64.replace(/=+$/, '');
+  return [
+    secret,
+    percent,
+    percent.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    base64,
+    unpadded,
+    unpadded.replace(/\+/g, '-').replace(/\//g, '_'),
+  ];
+}
+
+/**
  * Replaces the client's secrets in strings, nested values and headers. Built once per client from
  * its keys; a service message that echoes a key back is scrubbed before it reaches an error or log.
  */
@@ -34,10 +57,13 @@ export class Redactor {
   readonly #secrets: readonly string[];
 
   constructor(secrets: readonly (string | undefined)[]) {
-    // Longest first, so a key that contains another is replaced whole.
-    this.#secrets = secrets
-      .filter((s): s is string => typeof s === 'string' && s.length > 0)
-      .sort((a, b) => b.length - a.length);
+    const forms = new Set<string>();
+    for (const secret of secrets) {
+      if (typeof secret !== 'string' || secret === '') continue;
+      for (const form of encodings(secret)) forms.add(form);
+    }
+    // Longest first, so a key that contains another (or its unpadded base64) is replaced whole.
+    this.#secrets = [...forms].sort((a, b) => b.length - a.length);
   }
 
   string(text: string): string {
@@ -112,6 +138,28 @@ export class Redactor {
     const { code } = error as { code?: unknown };
     if (typeof code === 'string') Object.assign(copy, { code: this.string(code) });
     return copy;
+  }
+
+  /**
+   * `error` itself with every own property scrubbed in place: `message`, `stack`, every field
+   * (`body`, `requestId`, `headers`, `issues`, `details`, …) and the `cause` chain, whatever the
+   * error's class. The one pass every error of a call goes through before the caller sees it, so
+   * `JSON.stringify(error)` and `util.inspect(error)` show no key either.
+   */
+  scrub<E extends Error>(error: E): E {
+    for (const name of Object.getOwnPropertyNames(error)) {
+      const descriptor = Object.getOwnPropertyDescriptor(error, name);
+      if (descriptor === undefined || !('value' in descriptor)) continue;
+      const { value } = descriptor;
+      const clean =
+        name === 'cause'
+          ? this.error(value)
+          : typeof value === 'string'
+            ? this.string(value)
+            : this.value(value, MAX_VALUE_DEPTH);
+      Object.defineProperty(error, name, { ...descriptor, value: clean });
+    }
+    return error;
   }
 
   /** Headers as a plain object with lower-case names, credentials shown as `***`. */

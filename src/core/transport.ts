@@ -7,7 +7,7 @@ import ky, {
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
-import { ApiError, createApiError, RateLimitedError } from './api-error';
+import { ApiError, createApiError, MAX_ERROR_BODY_BYTES, RateLimitedError } from './api-error';
 import { ApiPromise, type WithResponse } from './api-promise';
 import {
   ConnectionError,
@@ -19,7 +19,7 @@ import {
   type ValidationIssue,
 } from './errors';
 import type { LevelLogger } from './logger';
-import { type NumericOption, numericOptionProblem } from './options';
+import { type NumericOption, numericOptionProblem, signalProblem } from './options';
 import { own } from './own';
 import { MAX_VALUE_DEPTH, type Redactor } from './redact';
 import { markPermanent, onAbort, retryDelay, sleep } from './retry';
@@ -391,7 +391,13 @@ export class Transport {
     // Own properties only: a spec leaves out what a call does not use (`headers`, `body`, `query`),
     // and a polluted Object.prototype must not fill those in.
     return new ApiPromise(
-      Promise.resolve().then(() => this.#send(own(build()) as RequestSpec<S, T>)),
+      Promise.resolve()
+        .then(() => this.#send(own(build()) as RequestSpec<S, T>))
+        .catch((error: unknown) => {
+          // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
+          // anything else (a caller's abort reason) is passed on untouched.
+          throw error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
+        }),
     );
   }
 
@@ -401,6 +407,10 @@ export class Transport {
     // Own properties only: a polluted Object.prototype must not change what is sent. Without
     // options the client's timeout and retries hold, checked when the client was made.
     const options = spec.options === undefined ? undefined : own(spec.options);
+    const badSignal = signalProblem(options?.signal);
+    if (badSignal !== undefined) {
+      throw new RequestValidationError(operation, [{ field: 'signal', message: badSignal }]);
+    }
     // Past 2^31 - 1 ms setTimeout fires at once: a huge maxPollMs must not time out at once.
     const timeoutMs = Math.min(
       (options?.timeoutMs === undefined
@@ -502,7 +512,11 @@ export class Transport {
             return send(request.url, init);
           },
         });
-        const body = await readBody(response, controller.signal, config.maxResponseBytes);
+        // An error's body is kept on the error: read no more of it than the error may keep.
+        const limit = response.ok
+          ? config.maxResponseBytes
+          : Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
+        const body = await readBody(response, controller.signal, limit);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }

@@ -1,6 +1,8 @@
 import { RequestValidationError } from '../core/errors';
 import type { HoldLimit } from '../core/follow-policy';
 import type { Transport } from '../core/transport';
+import { parseRequest } from '../core/validate';
+import { MerchantIdSchema } from '../schemas/payments';
 
 /** What every resource shares: the transport, the client's default merchant, what follows learn. */
 export interface ResourceContext {
@@ -10,7 +12,10 @@ export interface ResourceContext {
   holdLimit: HoldLimit;
 }
 
-/** The merchant a payment call is for: the call's own, else the client's. */
+/**
+ * The merchant a payment call is for: the call's own, else the client's, checked here (1 to 255
+ * visible ASCII characters) so every method that sends `Merchant-Id` applies the same rule.
+ */
 export function merchantIdFor(
   context: ResourceContext,
   operation: string,
@@ -25,5 +30,5 @@ export function merchantIdFor(
       },
     ]);
   }
-  return id;
+  return parseRequest(operation, MerchantIdSchema, id, 'merchantId');
 }

@@ -105,7 +105,7 @@ export class Settlements {
    *   destination: 'eip155:8453:0x1111111111111111111111111111111111111111',
    * });
    * ```
-   * @throws {RequestValidationError} before sending, for an empty id, a settlement id over 256
+   * @throws {RequestValidationError} before sending, for an empty id, an id over 255
    * characters, or a destination that is not CAIP-10 (1 to 256 characters).
    * @throws {InvalidRequestError} when the destination is on another chain than the asset.
    * @throws {NotFoundError} when the merchant or the settlement does not exist.
@@ -141,7 +141,7 @@ export class Settlements {
    * ```ts
    * await gateway.settlements.deleteCrypto('m_123', 'cset_1');
    * ```
-   * @throws {RequestValidationError} before sending, for an empty id or one over 256 characters.
+   * @throws {RequestValidationError} before sending, for an empty id or one over 255 characters.
    * @throws {NotFoundError} when the merchant or the settlement does not exist.
    */
   deleteCrypto(
@@ -165,7 +165,7 @@ export class Settlements {
   }
 }
 
-/** …/settlements/crypto/{id}, the settlement id checked (1 to 256 characters) before encoding. */
+/** …/settlements/crypto/{id}, the settlement id checked (1 to 255 characters) before encoding. */
 function settlementPath(operation: string, merchantId: string, settlementId: string): string {
   const urlPath = path(operation, '/v1/merchants/{merchantId}/settlements/crypto/{settlementId}', {
     merchantId,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { isIsoDateTime, toWireDateTime } from '../rules/dates';
+import { DATE_RANGE_MS } from '../rules/ids';
 import {
   isListLimit,
   isNetworkFilter,
@@ -219,7 +220,14 @@ const dateTime = z.pipe(
         isIsoDateTime,
         'must be an ISO 8601 date-time with a real calendar date and a Z or offset, e.g. 2026-01-31T00:00:00Z',
       ),
-      z.date(),
+      z
+        .date()
+        .check(
+          z.refine(
+            (d) => d.getTime() >= DATE_RANGE_MS.min && d.getTime() <= DATE_RANGE_MS.max,
+            'must be a Date from year 0000 to 9999',
+          ),
+        ),
     ],
     { error: 'must be an ISO 8601 date-time string or a valid Date' },
   ),

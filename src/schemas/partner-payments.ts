@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { ID_LENGTH } from '../rules/ids';
+import { codePointLength } from '../rules/text';
 import { nonEmpty, oneOrMany, PaymentListParamsSchema } from './lists';
 
 /**
@@ -11,7 +13,15 @@ export const PartnerPaymentListParamsSchema = z.extend(PaymentListParamsSchema, 
    * merchant of the partner (the client's default `merchantId` does not apply).
    */
   merchantId: z.optional(
-    oneOrMany(nonEmpty, 'must be a non-empty merchant id or a non-empty array of them'),
+    oneOrMany(
+      nonEmpty.check(
+        z.refine(
+          (id) => codePointLength(id) <= ID_LENGTH.max,
+          `must be at most ${ID_LENGTH.max} characters`,
+        ),
+      ),
+      `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} characters, or a non-empty array of them`,
+    ),
   ),
 });
 /** Query of `partnerPayments.list`: the filters of `payments.list` and `merchantId` (one or many). */

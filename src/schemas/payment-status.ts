@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_POLL_MS } from '../rules/ids';
 import { exact, maybe, openEnum, responseObject } from './common';
 import { AmountSchema, MerchantIdSchema, type PaymentStatus } from './payments';
 
@@ -78,23 +79,20 @@ export const PaymentActionParamsSchema = exact({
 /** Options of `payments.details` and `payments.cancel`: the merchant, when not the client's. */
 export type PaymentActionParams = z.input<typeof PaymentActionParamsSchema>;
 
+const MAX_POLL_RULE = `must be a whole number of milliseconds from 0 to ${MAX_POLL_MS}`;
+
 /** Options of `payments.status`. */
 export const PaymentStatusParamsSchema = exact({
   /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
   merchantId: z.optional(MerchantIdSchema),
   /**
    * Longest time, in milliseconds, the service may hold the read open, answering early when the
-   * status changes. A whole number >= 0; absent or 0 asks for an immediate answer.
+   * status changes. A whole number from 0 to 60,000; absent or 0 asks for an immediate answer.
    */
   maxPollMs: z.optional(
     z
-      .number({ error: 'must be a whole number of milliseconds >= 0' })
-      .check(
-        z.refine(
-          (n) => Number.isSafeInteger(n) && n >= 0,
-          'must be a whole number of milliseconds >= 0',
-        ),
-      ),
+      .number({ error: MAX_POLL_RULE })
+      .check(z.refine((n) => Number.isSafeInteger(n) && n >= 0 && n <= MAX_POLL_MS, MAX_POLL_RULE)),
   ),
 });
 /** Options of `payments.status`: the merchant and `maxPollMs` for a held (long-polling) read. */

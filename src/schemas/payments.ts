@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CHECKOUT_URL_RULE, isCheckoutUrl } from '../rules/checkout';
+import { ID_LENGTH } from '../rules/ids';
 import {
   FIAT_UNIT_PATTERN,
   FINAL_PAYMENT_STATUSES as FINAL,
@@ -175,12 +176,13 @@ const expiresAt = z.nullable(
 );
 
 /**
- * A merchant id as sent in the `Merchant-Id` header: visible ASCII only, since fetch would trim
- * surrounding spaces and refuse control characters.
+ * A merchant id as sent in the `Merchant-Id` header: 1 to 255 visible ASCII characters, since
+ * fetch would trim surrounding spaces and refuse control characters, and a header has no business
+ * being megabytes long.
  */
 export const MerchantIdSchema = matching(
-  /^[\x21-\x7E]+$/,
-  'must be a non-empty merchant id of visible ASCII characters (sent as the Merchant-Id header)',
+  new RegExp(`^[\\x21-\\x7E]{${ID_LENGTH.min},${ID_LENGTH.max}}$`),
+  `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters (sent as the Merchant-Id header)`,
 );
 
 const checkoutUrl = satisfying(isCheckoutUrl, CHECKOUT_URL_RULE);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ID_LENGTH } from '../rules/ids';
 import { exact, responseObject, text } from './common';
 import { FiatSettlementSchema } from './merchants';
 import { CAIP10_PATTERN } from './primitives';
@@ -12,8 +13,11 @@ export const SettlementListSchema = responseObject({
 /** A merchant's settlements: `fiat` and `crypto`, each an array (maybe empty). */
 export interface SettlementList extends z.output<typeof SettlementListSchema> {}
 
-/** A settlement id in a path: 1 to 256 characters. */
-export const SettlementIdSchema = text(1, 256);
+/**
+ * A settlement id in a path: 1 to 255 characters, the bound of every id in a path (the published
+ * contract says 256 for this one; one rule for all ids, and no real id comes near either).
+ */
+export const SettlementIdSchema = text(ID_LENGTH.min, ID_LENGTH.max);
 
 /** Body of `settlements.updateCrypto`: the new destination; the asset cannot change. */
 export const CryptoSettlementUpdateParamsSchema = exact({

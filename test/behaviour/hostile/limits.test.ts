@@ -7,7 +7,7 @@ import {
   ResponseValidationError,
 } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { API_KEY, hostile } from './server';
+import { API_KEY, gc, hostile } from './server';
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -56,7 +56,7 @@ describe('response size limits', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(20 * 2 ** 20);
   });
 
-  test('an error body past the limit is kept up to it, marked as cut', async () => {
+  test('an error body past 64 KiB is kept up to it, marked as cut, whatever maxResponseBytes allows', async () => {
     const message = 'm'.repeat(3 * 2 ** 20);
     const { url } = await serve(500, JSON.stringify({ code: 'internal_error', message }));
     const error = (await client(url, { maxResponseBytes: 2 ** 20 })
@@ -65,11 +65,61 @@ describe('response size limits', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.bodyTruncated).toBe(true);
     expect(typeof error.body).toBe('string');
-    expect((error.body as string).length).toBe(2 ** 20);
+    expect((error.body as string).length).toBe(64 * 1024);
     expect(error.message.length).toBeLessThan(2_100);
   });
 
-  test('a huge service message is cut in the error message and in every retry log line, not on the error body', async () => {
+  test('an error body under a smaller maxResponseBytes is cut at that limit', async () => {
+    const { url } = await serve(500, 'e'.repeat(10_000));
+    const error = (await client(url, { maxResponseBytes: 1000 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.bodyTruncated).toBe(true);
+    expect(error.body).toBe('e'.repeat(1000));
+  });
+
+  test('an error body is not read past 64 KiB: a 5xx page that never ends still fails at once', async () => {
+    const server = await hostile((_, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      // 256 KiB, then the connection stays open: only a reader that stops at 64 KiB returns.
+      response.write('<p>proxy error</p>'.padEnd(256 * 1024, '.'));
+    });
+    closeServer = server.close;
+    const started = Date.now();
+    const error = (await client(server.url, { timeoutMs: 10_000 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(502);
+    expect(error.bodyTruncated).toBe(true);
+    expect((error.body as string).length).toBe(64 * 1024);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+
+  test('a hundred calls failing at once against 1 MiB 5xx pages keep at most 64 KiB each', async () => {
+    const { url } = await serve(503, `<html>${'x'.repeat(2 ** 20)}</html>`, {
+      'content-type': 'text/html',
+    });
+    const gateway = client(url);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const errors = (await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        gateway.merchants.get(`mer_${i}`).catch((e: unknown) => e),
+      ),
+    )) as ApiError[];
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    for (const error of errors) {
+      expect(error.bodyTruncated).toBe(true);
+      expect(Buffer.byteLength(error.body as string)).toBeLessThanOrEqual(64 * 1024);
+    }
+    // 100 x 64 KiB is 6.25 MiB of body text; 100 x 1 MiB would be 100 MiB.
+    expect(held).toBeLessThan(20 * 2 ** 20);
+    expect(errors).toHaveLength(100);
+  }, 30_000);
+
+  test('a huge service message is cut in the error message and in every retry log line', async () => {
     const message = 'm'.repeat(5 * 2 ** 20);
     const { url, requests } = await serve(
       503,
@@ -89,7 +139,8 @@ describe('response size limits', () => {
       .catch((e: unknown) => e)) as ApiError;
     expect(requests()).toBe(3);
     expect(error.message.length).toBeLessThan(2_100);
-    expect((error.body as { message: string }).message).toHaveLength(message.length);
+    expect(error.bodyTruncated).toBe(true);
+    expect((error.body as string).length).toBe(64 * 1024);
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line.length).toBeLessThan(2_200);
   }, 20_000);

@@ -197,7 +197,7 @@ describe('settlement calls validate before sending', () => {
   });
 
   test.each([
-    ['settlementId', 'x'.repeat(257), /1 to 256 characters/],
+    ['settlementId', 'x'.repeat(256), /at most 255 characters/],
     ['settlementId', '', /empty/],
     ['settlementId', '..', /empty/],
     ['settlementId', 'cset\r\n1', /control/],
@@ -230,14 +230,14 @@ describe('settlement calls validate before sending', () => {
   );
 
   test('the longest ids and destination are sent, percent-encoded', async () => {
-    const settlementId = `a/${'x'.repeat(254)}`;
+    const settlementId = `a/${'x'.repeat(253)}`;
     const destination = `eip155:8453:${'a'.repeat(128)}`;
     await expect(
       t.client().settlements.updateCrypto('mer 1', settlementId, { destination }),
     ).rejects.toBeInstanceOf(NotFoundError);
     const [request] = t.requests('PUT', /./);
     expect(request?.url).toContain(
-      `/v1/merchants/mer%201/settlements/crypto/a%2F${'x'.repeat(254)}`,
+      `/v1/merchants/mer%201/settlements/crypto/a%2F${'x'.repeat(253)}`,
     );
     expect(request?.body).toEqual({ destination });
   });

@@ -49,13 +49,13 @@ describe('payments.status', () => {
     });
   });
 
-  it('accepts a maxPollMs past what a timer can hold without timing out at once', async () => {
+  it('accepts the longest maxPollMs, 60,000', async () => {
     const payment = await create();
-    const read = gateway().payments.status(payment.paymentId, { maxPollMs: 2 ** 40 });
+    const read = gateway().payments.status(payment.paymentId, { maxPollMs: 60_000 });
     setTimeout(() => mock.setPaymentStatus(payment.paymentId, 'processing'), 100);
     await expect(read).resolves.toMatchObject({ status: 'processing' });
     expect(requestsTo('GET', `/v1/payments/${payment.paymentId}/status`)[0]?.query).toEqual({
-      maxPollMs: String(2 ** 40),
+      maxPollMs: '60000',
     });
   });
 
@@ -102,13 +102,15 @@ describe('payments.status', () => {
     [1.5, 'a fraction'],
     [Number.NaN, 'NaN'],
     ['100', 'a string'],
+    [60_001, 'past 60,000'],
+    [1e9, 'a billion'],
   ])('refuses maxPollMs %s (%s) before sending', async (maxPollMs) => {
     const error = await gateway()
       .payments.status('pay_1', { maxPollMs: maxPollMs as number })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues).toEqual([
-      { field: 'maxPollMs', message: 'must be a whole number of milliseconds >= 0' },
+      { field: 'maxPollMs', message: 'must be a whole number of milliseconds from 0 to 60000' },
     ]);
     expect(mock.requests).toHaveLength(0);
   });

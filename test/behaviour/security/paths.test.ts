@@ -40,10 +40,10 @@ const METHODS: [string, string, string, (c: MerchantGateway, id: string) => Prom
   ],
 ];
 
-/** The rule the contract states: empty, `.`, `..`, control characters (and broken Unicode) are refused. */
+/** The rule the contract states: empty, `.`, `..`, control characters, past 255 characters (and broken Unicode) are refused. */
 function mustRefuse(id: string): boolean {
   const control = [...id].some((c) => (c.codePointAt(0) as number) < 0x20 || c === '\u007f');
-  if (id === '' || id === '.' || id === '..' || control) return true;
+  if (id === '' || id === '.' || id === '..' || control || [...id].length > 255) return true;
   try {
     encodeURIComponent(id);
     return false;

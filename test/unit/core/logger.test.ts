@@ -54,12 +54,45 @@ describe('log lines keep their structured data in real loggers', () => {
     expect(JSON.stringify(lines)).not.toContain(API_KEY);
   });
 
-  test('console gets the data first and the message second, the message also in the data', async () => {
-    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
-    await gateway({ logLevel: 'debug' }).merchants.get('mer_1');
-    const [data, message] = debug.mock.calls[0] ?? [];
-    expect(message).toMatch(SENT);
-    expect(data).toMatchObject({ message, headers: { 'api-key': '***' } });
+  test.each([
+    ['the default console', {}],
+    ['console passed as the logger', { logger: console }],
+  ])(
+    '%s gets one line per event, the message first, then the data compactly',
+    async (_, options) => {
+      const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+      await gateway({ logLevel: 'debug', ...options }).merchants.get('mer_1');
+      expect(debug.mock.calls.length).toBeGreaterThan(0);
+      for (const args of debug.mock.calls) {
+        expect(args).toHaveLength(1);
+        expect(args[0]).toMatch(/^\[merchant-gateway\] /);
+        expect(args[0]).not.toContain('\n');
+      }
+      const [line] = debug.mock.calls[0] ?? [];
+      const match = /^(\[merchant-gateway\] [^{]*?) (\{.*\})$/.exec(line as string);
+      expect(match?.[1]).toMatch(SENT);
+      // The message is said once, not again inside the data.
+      expect((line as string).split('[merchant-gateway]')).toHaveLength(2);
+      expect(JSON.parse(match?.[2] ?? '')).toMatchObject({ headers: { 'api-key': '***' } });
+      expect(line).not.toContain(API_KEY);
+    },
+  );
+
+  test('a console line without data is the message alone', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    server.use(
+      http.get('https://gateway.test/v1/merchants/mer_1', () =>
+        HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 500 }),
+      ),
+    );
+    await gateway({ logLevel: 'warn', maxRetries: 1, maxRetryDelayMs: 1 })
+      .merchants.get('mer_1')
+      .catch(() => {});
+    expect(warn.mock.calls[0]).toEqual([
+      expect.stringMatching(
+        /^\[merchant-gateway\] GET \/v1\/merchants\/mer_1 → 500 .*; retry 1 of 1 in \d+ ms$/,
+      ),
+    ]);
   });
 
   test('a line without data still passes an object with the message first', async () => {

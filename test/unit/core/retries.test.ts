@@ -169,6 +169,57 @@ describe('rate limiting is retried on every call', () => {
     expect(r.seen).toHaveLength(3);
   });
 
+  // HTTP dates are the server's clock: read against its Date header, skew between the clocks
+  // neither stretches a short wait past maxRetryDelayMs nor turns it into an immediate retry.
+  test.each([20, 45, 59, 61, -30])(
+    'a server clock %i s off asking for "its now + 1 s" is waited 1 s',
+    async (skewSeconds) => {
+      vi.spyOn(Math, 'random').mockReturnValue(0);
+      vi.setSystemTime(new Date('2026-03-01T12:00:00.000Z'));
+      const r = recorder((_, n) => {
+        if (n > 1) return HttpResponse.json(merchantGetBody);
+        const serverNow = Date.now() + skewSeconds * 1000;
+        return new HttpResponse(null, {
+          status: 429,
+          headers: {
+            date: new Date(serverNow).toUTCString(),
+            'retry-after': new Date(serverNow + 1_000).toUTCString(),
+          },
+        });
+      });
+      server.use(http.get(`${MERCHANTS}/mer_1`, r.resolver));
+      const done = gateway({ maxRetryDelayMs: 60_000 }).merchants.get('mer_1');
+      done.catch(() => {});
+      await advance(990);
+      expect(r.seen).toHaveLength(1);
+      await advance(20);
+      expect(r.seen).toHaveLength(2);
+      await expect(done).resolves.toMatchObject({ id: 'mer_1' });
+    },
+  );
+
+  test('without a usable Date header an HTTP-date Retry-After is read against this clock', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    vi.setSystemTime(new Date('2026-03-01T12:00:00.000Z'));
+    const r = recorder((_, n) =>
+      n > 1
+        ? HttpResponse.json(merchantGetBody)
+        : new HttpResponse(null, {
+            status: 429,
+            headers: {
+              date: 'not a date',
+              'retry-after': new Date(Date.now() + 2_000).toUTCString(),
+            },
+          }),
+    );
+    server.use(http.get(`${MERCHANTS}/mer_1`, r.resolver));
+    const done = gateway().merchants.get('mer_1');
+    await advance(1_990);
+    expect(r.seen).toHaveLength(1);
+    await advance(20);
+    await expect(done).resolves.toMatchObject({ id: 'mer_1' });
+  });
+
   test('a Retry-After beyond maxRetryDelayMs throws at once with retryAfterMs', async () => {
     const r = recorder(() =>
       HttpResponse.json(
