@@ -1,2 +1,2 @@
 /** This package's version, sent as `Sdk-Version`. A test keeps it equal to package.json's. */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
