@@ -9,6 +9,7 @@ import { checkFault } from './fault-responses';
 import { paymentNotFound } from './payments';
 import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
 import { errorResponse, type Issue, json, ServiceError, validationError } from './responses';
+import { matchSegments } from './router';
 
 const STATUS_LIST = PAYMENT_STATUSES.join(', ');
 
@@ -97,7 +98,7 @@ export async function handleControl(
     }
     if (segments.at(-1) === '') segments.pop();
     const candidates = ROUTES.flatMap((route) => {
-      const params = match(route.segments, segments);
+      const params = matchSegments(route.segments, segments);
       return params ? [{ route, params }] : [];
     });
     const found = candidates.find((c) => c.route.method === request.method);
@@ -136,21 +137,6 @@ function noRoute(request: Request, rest: string): ServiceError {
     'not_found',
     `No control route for ${request.method} /__mock/${rest}`,
   );
-}
-
-function match(pattern: readonly string[], actual: readonly string[]): string[] | undefined {
-  if (pattern.length !== actual.length) return undefined;
-  const params: string[] = [];
-  for (const [i, part] of pattern.entries()) {
-    const value = actual[i] as string;
-    if (part.startsWith(':')) {
-      if (value === '') return undefined;
-      params.push(value);
-    } else if (part !== value) {
-      return undefined;
-    }
-  }
-  return params;
 }
 
 /** An empty body reads as `{}`: `POST /__mock/reset` and `…/advance` need none. */

@@ -204,7 +204,8 @@ function findRoute(method: string, path: string): Operation | undefined {
   return matchRoutes(path)?.find((c) => c.route.method === method)?.route;
 }
 
-function matchSegments(
+/** The params of `actual` against a route pattern (`:name` segments), or undefined. */
+export function matchSegments(
   pattern: readonly string[],
   actual: readonly string[],
 ): string[] | undefined {
