@@ -1,6 +1,6 @@
-// Every ```ts block of README.md and of the reference pages in docs/ (docs/drafts/ aside: drafts are
-// not published) must run: each is written to test/.readme/ (git-ignored) and run as a child
-// process against a listening mock, with the env a reader would set. Their links must lead somewhere.
+// Every ```ts block of README.md and of the reference pages in docs/ must run: each is written to
+// test/.readme/ (git-ignored) and run as a child process against a listening mock, with the env a
+// reader would set. Their links must lead somewhere.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -11,7 +11,8 @@ const dist = fileURLToPath(new URL('../../../dist/', import.meta.url));
 
 // Ordinary names and names zod and esbuild use as variables or fields; the names zod reads as its
 // own options (`checks`, `message`, `_zod`) and property-descriptor fields (`get`, `set`) break
-// Object.defineProperty or zod's option reading themselves and are left out (see docs/drafts).
+// Object.defineProperty or zod's option reading themselves and are left out (see
+// docs/configuration.md, A polluted `Object.prototype`).
 const KEYS = ['polluted', 'shape', 'type', 'default', 'error', 'optional', 'toJSON', 'then'];
 
 // Loading, building a client and parsing with an exported schema: what runs at import and what

@@ -17,7 +17,7 @@ type ErrorClass = typeof ApiError;
 
 // Every code the published contract names, with the status it is declared under (or the one the
 // service is seen to use), and the class the SDK's rule gives it: the code first, then the status.
-// The README's error table (docs/drafts/hardening.md) is this table.
+// docs/errors.md's table of every code (and the README's short one) is this table.
 const CODES: [KnownErrorCode, number, ErrorClass][] = [
   ['invalid_params', 400, InvalidRequestError],
   ['params_validation', 400, InvalidRequestError],
