@@ -77,7 +77,7 @@ beforeAll(async () => {
   writeFileSync(
     join(DIR, 'vitest.config.ts'),
     [
-      "import base from '../../vitest.config';",
+      "import base from '../../vitest.config.js';",
       'export default { ...base, test: { ...base.test, include: ["test/.readme/*.test.ts"], exclude: [] } };',
     ].join('\n'),
   );

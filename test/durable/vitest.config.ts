@@ -1,7 +1,7 @@
 // `npm run test:durable`: the durable follower example on a real PostgreSQL, apart from the main
 // suite (which leaves test/durable out) because it starts a database and five processes.
 import { defineConfig } from 'vitest/config';
-import base from '../../vitest.config';
+import base from '../../vitest.config.js';
 
 export default defineConfig({
   ...base,
