@@ -50,6 +50,11 @@ export function launch(name: string, file: string, env: NodeJS.ProcessEnv): Laun
   });
   // 'close' comes after 'exit' and after the last line of its output was read.
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // One exit listener for every pending waitFor, however many wait at once.
+  const onExit = new Set<() => void>();
+  child.once('exit', () => {
+    for (const gone of onExit) gone();
+  });
 
   return {
     name,
@@ -77,10 +82,14 @@ export function launch(name: string, file: string, env: NodeJS.ProcessEnv): Laun
         const cleanup = (): void => {
           clearTimeout(timer);
           waiters.delete(done);
-          child.off('exit', gone);
+          onExit.delete(gone);
         };
+        if (child.exitCode !== null || child.signalCode !== null) {
+          gone();
+          return;
+        }
         waiters.add(done);
-        child.once('exit', gone);
+        onExit.add(gone);
       });
     },
     async stop(graceMs = 5000) {
