@@ -6,12 +6,21 @@ import {
   RequestValidationError,
   type ValidationIssue,
 } from './core/errors';
-import { failureWaitMs, type HoldLimit, isTransient, MAX_HOLD_MS } from './core/follow-policy';
+import {
+  answeredEarly,
+  clampWait,
+  failureWaitMs,
+  type HoldLimit,
+  isTransient,
+  MAX_HOLD_MS,
+  pollHint,
+} from './core/follow-policy';
 import type { LevelLogger } from './core/logger';
 import { signalProblem } from './core/options';
 import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
+import { holdProcess } from './core/timers';
 import type { RequestOptions } from './core/transport';
 import { ID_LENGTH } from './rules/ids';
 import type { PaymentStatusResult } from './schemas/payment-status';
@@ -101,8 +110,6 @@ export interface FollowContext {
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const DEFAULT_INTERVAL_MS = 1_000;
-const MIN_WAIT_MS = 100;
-const MAX_WAIT_MS = 30_000;
 // setTimeout fires at once past this, which would turn a long timeout into an immediate one.
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -189,38 +196,7 @@ function plan(
   const badSignal = signalProblem(options.signal);
   if (badSignal !== undefined) issues.push({ field: 'signal', message: badSignal });
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
-  return { paymentId, merchantId, pollInMs: hint(payment.pollInMs), timeoutMs, intervalMs };
-}
-
-// A hint that is not a finite number (a hand-built PaymentCreated) must not turn into a 0 ms loop.
-function hint(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function clamp(ms: number): number {
-  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, ms));
-}
-
-/**
- * A held read that answers this much before its `maxPollMs` without a change shows a service that
- * does not hold reads (a slack for clocks and the network, up to 1 s).
- */
-function answeredEarly(elapsedMs: number, maxPollMs: number): boolean {
-  return elapsedMs < maxPollMs - Math.min(1000, maxPollMs / 10);
-}
-
-/**
- * Lets the process exit while only this timer is left (Node and Bun: `unref()`; Deno:
- * `Deno.unrefTimer`; elsewhere timers never hold a process).
- */
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  const handle: unknown = timer;
-  if (typeof handle === 'object' && handle !== null && 'unref' in handle) {
-    (handle as { unref(): void }).unref();
-    return;
-  }
-  const deno = (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno;
-  deno?.unrefTimer?.(handle);
+  return { paymentId, merchantId, pollInMs: pollHint(payment.pollInMs), timeoutMs, intervalMs };
 }
 
 /**
@@ -263,14 +239,14 @@ export async function* poll(
   }, timeoutMs);
   // A `watch` iterator dropped at a `yield` must not hold the process until its deadline. A live
   // follow always has a read or a wait pending, and those keep the process alive.
-  unref(deadline);
+  holdProcess(deadline, false);
 
   let last: PaymentStatusResult | undefined;
   // The failure of the last read that completed, while no read has succeeded since.
   let failure: FollowReadError | undefined;
   let failures = 0;
   let pollInMs = hinted;
-  const pace = () => clamp(pollInMs ?? intervalMs);
+  const pace = () => clampWait(pollInMs ?? intervalMs);
   // Believed until a held read comes back early without a change.
   let serviceHolds = true;
   let nextHeld = false;
@@ -314,7 +290,7 @@ export async function* poll(
       const changed = last !== undefined && result.status !== last.status;
       const first = last === undefined;
       last = result;
-      pollInMs = hint(result.pollInMs) ?? pollInMs;
+      pollInMs = pollHint(result.pollInMs) ?? pollInMs;
       if (first || changed || isFinal(result)) {
         onUpdate?.(result);
         yield result;

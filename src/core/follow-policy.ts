@@ -4,10 +4,30 @@ import { isPermanent, withJitter } from './retry';
 
 /** The longest wait between two reads of a follow, failures included. */
 export const MAX_FOLLOW_WAIT_MS = 30_000;
+/** The shortest wait between two reads of a follow, whatever `pollInMs` says. */
+export const MIN_FOLLOW_WAIT_MS = 100;
 /** The longest `maxPollMs` a held read asks for. */
 export const MAX_HOLD_MS = 30_000;
 /** The shortest `maxPollMs` a held read asks for once an intermediary has cut one. */
 export const MIN_HOLD_MS = 1_000;
+
+/** A wait between reads kept within [100 ms, 30 s]. */
+export function clampWait(ms: number): number {
+  return Math.min(MAX_FOLLOW_WAIT_MS, Math.max(MIN_FOLLOW_WAIT_MS, ms));
+}
+
+/** A `pollInMs` hint, or undefined when it is not a finite number (it must not become a 0 ms loop). */
+export function pollHint(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * A held read that answers this much before its `maxPollMs` without a change shows a service that
+ * does not hold reads (a slack for clocks and the network, up to 1 s).
+ */
+export function answeredEarly(elapsedMs: number, maxPollMs: number): boolean {
+  return elapsedMs < maxPollMs - Math.min(1000, maxPollMs / 10);
+}
 
 /**
  * Whether a failed status or list read leaves a follow alive: no answer, a timeout, rate limiting

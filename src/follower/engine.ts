@@ -1,7 +1,15 @@
 import { AuthenticationError } from '../core/api-error';
 import { PollTimeoutError } from '../core/errors';
-import { failureWaitMs, isTransient, MAX_FOLLOW_WAIT_MS, MAX_HOLD_MS } from '../core/follow-policy';
+import {
+  answeredEarly,
+  clampWait,
+  failureWaitMs,
+  isTransient,
+  MAX_HOLD_MS,
+  pollHint,
+} from '../core/follow-policy';
 import { onAbort } from '../core/retry';
+import { holdProcess } from '../core/timers';
 import { paymentStatus } from '../resources/payment-actions';
 import { listPartnerPayments } from '../resources/payment-list';
 import type { ResourceContext } from '../resources/resource';
@@ -13,7 +21,6 @@ import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 
 const OPERATION = 'payments.follower';
 const DEFAULT_PACE_MS = 1_000;
-const MIN_PACE_MS = 100;
 /** Items per sweep page: the list's largest page. */
 export const SWEEP_PAGE_SIZE = 200;
 /** Up to this many merchants, a sweep names them (`merchantId` repeated); past it, it lists all. */
@@ -67,9 +74,7 @@ interface Change {
 }
 
 function paceOf(result: PaymentStatusResult | undefined): number {
-  const hint = result?.pollInMs;
-  const ms = typeof hint === 'number' && Number.isFinite(hint) ? hint : DEFAULT_PACE_MS;
-  return Math.min(MAX_FOLLOW_WAIT_MS, Math.max(MIN_PACE_MS, ms));
+  return clampWait(pollHint(result?.pollInMs) ?? DEFAULT_PACE_MS);
 }
 
 /** Whether `result` tells something new about `known`. */
@@ -391,9 +396,7 @@ export class FollowerEngine {
   #keepAlive(): void {
     const busy = this.#entries.size > 0;
     for (const timer of [...this.#timers, this.#deadlineTimer]) {
-      if (timer === undefined || typeof timer !== 'object') continue;
-      if (busy) timer.ref?.();
-      else timer.unref?.();
+      if (timer !== undefined) holdProcess(timer, busy);
     }
   }
 
@@ -403,7 +406,7 @@ export class FollowerEngine {
       run();
     }, ms);
     this.#timers.add(timer);
-    if (this.#entries.size === 0 && typeof timer === 'object') timer.unref?.();
+    if (this.#entries.size === 0) holdProcess(timer, false);
     return timer;
   }
 
@@ -447,9 +450,7 @@ export class FollowerEngine {
     if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
     const wait = Math.min(2_147_483_647, Math.max(0, first.seed.deadlineAt - Date.now()));
     this.#deadlineTimer = setTimeout(() => this.#expire(), wait);
-    if (this.#entries.size === 0 && typeof this.#deadlineTimer === 'object') {
-      this.#deadlineTimer.unref?.();
-    }
+    if (this.#entries.size === 0) holdProcess(this.#deadlineTimer, false);
   }
 
   #expire(): void {
@@ -542,11 +543,7 @@ export class FollowerEngine {
         const changed = differs(entry.known, result);
         this.#learn(entry, result, started);
         const lasted = Date.now() - started;
-        if (
-          maxPollMs !== undefined &&
-          !changed &&
-          lasted < maxPollMs - Math.min(1000, maxPollMs / 10)
-        ) {
+        if (maxPollMs !== undefined && !changed && answeredEarly(lasted, maxPollMs)) {
           // Answered early with nothing new: this service does not hold reads.
           this.#serviceHolds = false;
         }
