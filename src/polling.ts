@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { ApiError } from './core/api-error';
 import {
   type ConnectionError,
@@ -22,9 +21,8 @@ import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
 import { holdProcess } from './core/timers';
 import type { RequestOptions } from './core/transport';
-import { ID_LENGTH } from './rules/ids';
 import type { PaymentStatusResult } from './schemas/payment-status';
-import { MerchantIdSchema, type PaymentCreated } from './schemas/payments';
+import { merchantIdProblem, type PaymentCreated } from './schemas/payments';
 
 /**
  * A status result in a final status (`isFinal: true`): what `payments.waitForFinal` resolves. Not
@@ -126,12 +124,6 @@ function isPositive(value: unknown, max: number): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max;
 }
 
-function isMerchantId(value: unknown): value is string {
-  return z.safeParse(MerchantIdSchema, value).success;
-}
-
-const MERCHANT_ID_RULE = `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters`;
-
 function plan(
   operation: string,
   paymentOrId: unknown,
@@ -162,13 +154,13 @@ function plan(
     onError,
     merchantId: optionMerchantId,
   } = options;
-  if (optionMerchantId !== undefined && !isMerchantId(optionMerchantId)) {
-    issues.push({ field: 'merchantId', message: MERCHANT_ID_RULE });
-  }
+  const optionProblem =
+    optionMerchantId === undefined ? undefined : merchantIdProblem(optionMerchantId);
+  if (optionProblem) issues.push({ field: 'merchantId', message: optionProblem });
   const paymentMerchantId = payment.merchantId;
-  if (paymentMerchantId !== undefined && !isMerchantId(paymentMerchantId)) {
-    issues.push({ field: 'paymentOrId.merchantId', message: MERCHANT_ID_RULE });
-  }
+  const paymentProblem =
+    paymentMerchantId === undefined ? undefined : merchantIdProblem(paymentMerchantId);
+  if (paymentProblem) issues.push({ field: 'paymentOrId.merchantId', message: paymentProblem });
   if (!isPositive(timeoutMs, MAX_TIMEOUT_MS)) {
     issues.push({
       field: 'timeoutMs',
@@ -188,9 +180,9 @@ function plan(
   let merchantId = context.merchantSide ? (optionMerchantId ?? paymentMerchantId) : undefined;
   if (context.merchantSide && merchantId === undefined && context.merchantId !== undefined) {
     merchantId = context.merchantId;
-    if (!isMerchantId(merchantId)) {
-      issues.push({ field: 'merchantId', message: `${MERCHANT_ID_RULE} (the client's)` });
-    }
+    const clientProblem = merchantIdProblem(merchantId);
+    if (clientProblem)
+      issues.push({ field: 'merchantId', message: `${clientProblem} (the client's)` });
   }
   // The same rule as every call's RequestOptions.signal.
   const badSignal = signalProblem(options.signal);

@@ -7,6 +7,21 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 const CONTROL = /[\x00-\x1F\x7F]/;
 
 /**
+ * Why `value` cannot be an id in a path, or undefined when it can: the one rule `path` applies,
+ * for callers that check an id before any path is built (the follower's `add`).
+ */
+export function pathIdProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value === '' || value === '.' || value === '..') return 'must not be empty, "." or ".."';
+  // Checked before anything else reads it: a 10 MB id must not become a 10 MB URL.
+  if (value.length > ID_LENGTH.max && codePointLength(value) > ID_LENGTH.max) {
+    return `must be at most ${ID_LENGTH.max} characters`;
+  }
+  if (CONTROL.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+/**
  * Builds a request path from a template in the interface's own notation, percent-encoding every
  * parameter: `path('merchants.get', '/v1/merchants/{merchantId}', { merchantId })`. An empty id,
  * `.`, `..`, one with control characters or one longer than 255 characters is refused, so no
@@ -16,21 +31,13 @@ export function path(operation: string, template: string, params: Record<string,
   const issues: { field: string; message: string }[] = [];
   const built = template.replace(PLACEHOLDER, (_, name: string) => {
     const value: unknown = params[name];
-    if (typeof value !== 'string') {
-      issues.push({ field: name, message: 'must be a string' });
+    const problem = pathIdProblem(value);
+    if (problem !== undefined) {
+      issues.push({ field: name, message: problem });
       return '';
-    }
-    if (value === '' || value === '.' || value === '..') {
-      issues.push({ field: name, message: 'must not be empty, "." or ".."' });
-    } else if (value.length > ID_LENGTH.max && codePointLength(value) > ID_LENGTH.max) {
-      // Checked before anything else reads it: a 10 MB id must not become a 10 MB URL.
-      issues.push({ field: name, message: `must be at most ${ID_LENGTH.max} characters` });
-      return '';
-    } else if (CONTROL.test(value)) {
-      issues.push({ field: name, message: 'must not contain control characters' });
     }
     try {
-      return encodeURIComponent(value);
+      return encodeURIComponent(value as string);
     } catch {
       issues.push({ field: name, message: 'must be well-formed Unicode' });
       return '';

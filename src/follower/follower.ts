@@ -1,7 +1,10 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors';
+import { signalProblem } from '../core/options';
 import { own } from '../core/own';
+import { pathIdProblem } from '../core/path';
 import type { ResourceContext } from '../resources/resource';
 import type { PaymentStatusResult } from '../schemas/payment-status';
+import { merchantIdProblem } from '../schemas/payments';
 import type { FollowerEngine } from './engine';
 import type {
   FollowedPayment,
@@ -38,24 +41,6 @@ export interface Seed {
   createdAt: number | undefined;
   notBefore: number | undefined;
   deadlineAt: number;
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\x00-\x1F\x7F]/;
-const VISIBLE_ASCII = /^[\x21-\x7E]{1,255}$/;
-
-function idProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'must be a string';
-  if (value === '' || value === '.' || value === '..') return 'must not be empty, "." or ".."';
-  if (value.length > 255) return 'must be at most 255 characters';
-  if (CONTROL.test(value)) return 'must not contain control characters';
-  return undefined;
-}
-
-function merchantProblem(value: unknown): string | undefined {
-  return typeof value === 'string' && VISIBLE_ASCII.test(value)
-    ? undefined
-    : 'must be a merchant id of 1 to 255 visible ASCII characters';
 }
 
 function isWhole(value: unknown, min: number, max: number): value is number {
@@ -102,7 +87,7 @@ export function seedOf(
     ]);
   }
   const issues: ValidationIssue[] = [];
-  const idIssue = idProblem(paymentId);
+  const idIssue = pathIdProblem(paymentId);
   if (idIssue) issues.push({ field: 'paymentId', message: idIssue });
   merchantId ??= context.merchantId;
   if (merchantId === undefined) {
@@ -111,7 +96,7 @@ export function seedOf(
       message: 'is required: pass merchantId with the payment or set it on the client',
     });
   } else {
-    const problem = merchantProblem(merchantId);
+    const problem = merchantIdProblem(merchantId);
     if (problem) issues.push({ field: 'merchantId', message: problem });
   }
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
@@ -147,9 +132,9 @@ function checkpointSeeds(value: unknown, issues: ValidationIssue[]): Seed[] {
       return;
     }
     const entry = own(raw) as Partial<Record<keyof PaymentFollowerCheckpointEntry, unknown>>;
-    const idIssue = idProblem(entry.paymentId);
+    const idIssue = pathIdProblem(entry.paymentId);
     if (idIssue) issues.push({ field: `${at}.paymentId`, message: idIssue });
-    const merchantIssue = merchantProblem(entry.merchantId);
+    const merchantIssue = merchantIdProblem(entry.merchantId);
     if (merchantIssue) issues.push({ field: `${at}.merchantId`, message: merchantIssue });
     if (entry.status !== undefined && (typeof entry.status !== 'string' || entry.status === '')) {
       issues.push({ field: `${at}.status`, message: 'must be a non-empty string when present' });
@@ -212,9 +197,8 @@ export function checkOptions(given: PaymentFollowerOptions | undefined): {
   if (onError !== undefined && typeof onError !== 'function') {
     issues.push({ field: 'onError', message: 'must be a function' });
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    issues.push({ field: 'signal', message: 'must be an AbortSignal' });
-  }
+  const badSignal = signalProblem(signal);
+  if (badSignal !== undefined) issues.push({ field: 'signal', message: badSignal });
   const seeds = resumeFrom === undefined ? [] : checkpointSeeds(resumeFrom, issues);
   if (issues.length > 0) throw new RequestValidationError(OPERATION, issues);
   return { settings: { maxHeldReads, sweepIntervalMs, timeoutMs, onError, signal }, seeds };

@@ -180,10 +180,16 @@ const expiresAt = z.nullable(
  * fetch would trim surrounding spaces and refuse control characters, and a header has no business
  * being megabytes long.
  */
+const MERCHANT_ID_RULE = `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters`;
 export const MerchantIdSchema = matching(
   new RegExp(`^[\\x21-\\x7E]{${ID_LENGTH.min},${ID_LENGTH.max}}$`),
-  `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters (sent as the Merchant-Id header)`,
+  `${MERCHANT_ID_RULE} (sent as the Merchant-Id header)`,
 );
+
+/** Why `value` cannot be a merchant id, or undefined when it can (`MerchantIdSchema`'s rule). */
+export function merchantIdProblem(value: unknown): string | undefined {
+  return z.safeParse(MerchantIdSchema, value).success ? undefined : MERCHANT_ID_RULE;
+}
 
 const checkoutUrl = satisfying(isCheckoutUrl, CHECKOUT_URL_RULE);
 
