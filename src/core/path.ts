@@ -28,21 +28,37 @@ export function pathIdProblem(value: unknown): string | undefined {
  * request can leave its intended path or carry an unbounded URL. Every method's ids pass here.
  */
 export function path(operation: string, template: string, params: Record<string, string>): string {
-  const issues: { field: string; message: string }[] = [];
-  const built = template.replace(PLACEHOLDER, (_, name: string) => {
+  const parts = partsOf(template);
+  let built = parts[0] as string;
+  let issues: { field: string; message: string }[] | undefined;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
     const value: unknown = params[name];
     const problem = pathIdProblem(value);
-    if (problem !== undefined) {
-      issues.push({ field: name, message: problem });
-      return '';
+    if (problem === undefined) {
+      try {
+        built += encodeURIComponent(value as string);
+      } catch {
+        (issues ??= []).push({ field: name, message: 'must be well-formed Unicode' });
+      }
+    } else {
+      (issues ??= []).push({ field: name, message: problem });
     }
-    try {
-      return encodeURIComponent(value as string);
-    } catch {
-      issues.push({ field: name, message: 'must be well-formed Unicode' });
-      return '';
-    }
-  });
-  if (issues.length > 0) throw new RequestValidationError(operation, issues);
+    built += parts[i + 1];
+  }
+  if (issues !== undefined) throw new RequestValidationError(operation, issues);
   return built;
+}
+
+/** Each template split once: literal, name, literal, … (a path is built on every call). */
+const TEMPLATES = new Map<string, readonly string[]>();
+
+function partsOf(template: string): readonly string[] {
+  let parts = TEMPLATES.get(template);
+  if (parts === undefined) {
+    // split with a capture group keeps the names at the odd indexes.
+    parts = template.split(PLACEHOLDER);
+    TEMPLATES.set(template, parts);
+  }
+  return parts;
 }
