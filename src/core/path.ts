@@ -30,7 +30,7 @@ export function pathIdProblem(value: unknown): string | undefined {
 export function path(operation: string, template: string, params: Record<string, string>): string {
   const parts = partsOf(template);
   let built = parts[0] as string;
-  let issues: { field: string; message: string }[] | undefined;
+  const issues: { field: string; message: string }[] = [];
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i] as string;
     const value: unknown = params[name];
@@ -39,14 +39,14 @@ export function path(operation: string, template: string, params: Record<string,
       try {
         built += encodeURIComponent(value as string);
       } catch {
-        (issues ??= []).push({ field: name, message: 'must be well-formed Unicode' });
+        issues.push({ field: name, message: 'must be well-formed Unicode' });
       }
     } else {
-      (issues ??= []).push({ field: name, message: problem });
+      issues.push({ field: name, message: problem });
     }
     built += parts[i + 1];
   }
-  if (issues !== undefined) throw new RequestValidationError(operation, issues);
+  if (issues.length > 0) throw new RequestValidationError(operation, issues);
   return built;
 }
 
