@@ -25,6 +25,21 @@ const ownKeysOnly: Plugin = {
   },
 };
 
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+// The Node ESM build's transport imports ky on its first request (src/core/ky-lazy.ts) instead of
+// with the SDK (src/core/ky.ts): ky's import loads Node's fetch for a feature check.
+const lazyKy: EsbuildPlugin = {
+  name: 'lazy-ky',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/ky$/ }, (args) =>
+      args.importer.endsWith('/src/core/transport.ts')
+        ? { path: args.importer.replace(/transport\.ts$/, 'ky-lazy.ts') }
+        : undefined,
+    );
+  },
+};
+
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
@@ -45,6 +60,18 @@ export default defineConfig([
   // parts we use remain. Types still come from the zod dependency, and the exported schemas work
   // with a user's own zod (zod 4 keys its registry and instanceof checks on globalThis and traits).
   { ...shared, format: ['esm'], noExternal: ['zod'], external: ['ky', 'p-retry', 'msw'] },
+  // The main entry for Node's `import` (the "node" condition): the same code, ky loaded with the
+  // first request. Its types are the main build's; the testing entries stay on the main build.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts' },
+    outDir: 'dist/node',
+    dts: false,
+    format: ['esm'],
+    noExternal: ['zod'],
+    external: ['ky', 'p-retry', 'msw'],
+    esbuildPlugins: [lazyKy],
+  },
   {
     ...shared,
     format: ['cjs'],

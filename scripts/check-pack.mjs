@@ -77,7 +77,7 @@ function project(temp, tarball, version) {
     // zod is bundled into dist: the runtime never loads it; it is installed for the .d.ts files.
     if (!existsSync(join(app, 'node_modules/zod')))
       throw new Error('check-pack: zod not installed');
-    for (const file of ['dist/index.js', 'dist/index.cjs']) {
+    for (const file of ['dist/index.js', 'dist/node/index.js', 'dist/index.cjs']) {
       if (/\bfrom ['"]zod|require\(['"]zod/.test(readFileSync(join(installed, file), 'utf8'))) {
         throw new Error(`check-pack: ${file} loads zod at run time; it is meant to be bundled`);
       }
@@ -110,7 +110,11 @@ const { createMockGateway } = require('merchant-gateway/testing');
   }
 })().catch((error) => { console.error(error); process.exitCode = 1; });`;
 
-const importBoth = `const { MerchantGateway } = await import('merchant-gateway');
+// Node's import of the main entry is its own build, which loads ky (and through ky's feature
+// check, Node's fetch) with the first request: importing loads neither.
+const importBoth = `const fetchLoaded = () => process.moduleLoadList.some((m) => m.includes('undici'));
+const { MerchantGateway } = await import('merchant-gateway');
+if (fetchLoaded()) throw new Error('importing the main entry loaded ky (and fetch) at import');
 const { createMockGateway } = await import('merchant-gateway/testing');
 const mock = createMockGateway();
 const server = await mock.listen();

@@ -13,8 +13,11 @@ const runtime =
 const server = await startSmokeServer();
 try {
   await drive(await import('../dist/index.js'), server);
+  // The build Node's import resolves ("node" condition; Bun and Deno may pick it too): ky loads
+  // with the first call.
+  await drive(await import('../dist/node/index.js'), server);
   await drive(require('../dist/index.cjs'), server);
-  console.log(`${runtime}: dist by import and require, ${server.kind} server`);
+  console.log(`${runtime}: dist by import (both builds) and require, ${server.kind} server`);
 } catch (error) {
   console.error(`${runtime}: FAILED`, error);
   process.exitCode = 1;

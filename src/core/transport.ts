@@ -1,9 +1,4 @@
-import ky, {
-  type AfterResponseHook,
-  type BeforeRequestHook,
-  type Options,
-  replaceOption,
-} from 'ky';
+import type { AfterResponseHook, BeforeRequestHook, Options } from 'ky';
 import pRetry from 'p-retry';
 import * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../rules/headers';
@@ -18,6 +13,7 @@ import {
   TimeoutError,
   type ValidationIssue,
 } from './errors';
+import { loadKy } from './ky';
 import type { LevelLogger } from './logger';
 import { type NumericOption, numericOptionProblem, signalProblem } from './options';
 import { own } from './own';
@@ -372,7 +368,9 @@ export class Transport {
    * as none). Replacing, not merged: ky merges into a `{}` of its own, where a polluted
    * `Object.prototype.hooks` would otherwise add hooks to every request.
    */
-  readonly #hooks: NonNullable<Options['hooks']>;
+  readonly #hookSet: Record<string, readonly unknown[] | undefined>;
+  /** `#hookSet` marked for ky as replacing, made with the first request (ky may load then). */
+  #hooks: NonNullable<Options['hooks']> | undefined;
   /** With a beforeRequest hook, the SDK's own headers are set again after it. */
   readonly #pin: boolean;
   /**
@@ -390,13 +388,13 @@ export class Transport {
     const afterResponse = [...(hooks.afterResponse ?? [])];
     this.#pin = beforeRequest.length > 0;
     this.#hooked = this.#pin || afterResponse.length > 0;
-    this.#hooks = replaceOption({
+    this.#hookSet = {
       init: undefined,
       beforeRequest: beforeRequest.length > 0 ? beforeRequest : undefined,
       beforeRetry: undefined,
       beforeError: undefined,
       afterResponse: afterResponse.length > 0 ? afterResponse : undefined,
-    }) as unknown as NonNullable<Options['hooks']>;
+    };
     this.#partner = schemeHeaders(config, config.authHeaders);
     this.#legacy = schemeHeaders(config, config.legacyAuthHeaders);
   }
@@ -536,6 +534,9 @@ export class Transport {
         // Under pollution every option ky reads is given as an own value; otherwise only what
         // differs from ky's defaults, to the same effect (see KY_READS).
         const clean = kyReadsAreClean();
+        const parts = loadKy();
+        const { ky, replaceOption } = parts instanceof Promise ? await parts : parts;
+        this.#hooks ??= replaceOption(this.#hookSet) as unknown as NonNullable<Options['hooks']>;
         const response = await ky(clean ? url : new Target(url), {
           ...((clean ? KY_CALL_DEFAULTS : OWN_KY_OPTIONS) as unknown as Options),
           method,
