@@ -23,7 +23,7 @@ function category(url: string, name: string): string {
   if (url.includes('/node_modules/ky/')) return 'ky';
   if (url.includes('/node_modules/p-retry/') || url.includes('is-network-error')) return 'p-retry';
   if (url.includes('/node_modules/zod/')) return 'zod';
-  if (url.includes('/dist/index.js')) return 'SDK (dist)';
+  if (/\/dist\/(node\/)?index\.js/.test(url)) return 'SDK (dist)';
   if (url.includes('/bench/')) return 'bench loop';
   if (url.includes('undici')) return 'undici (fetch, Request, Headers)';
   if (url.includes('abort_controller') || url.includes('js_transferable') || name === 'AbortSignal')
