@@ -445,15 +445,18 @@ export class Transport {
   request<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): ApiPromise<T> {
     // Own properties only: a spec leaves out what a call does not use (`headers`, `body`, `query`),
     // and a polluted Object.prototype must not fill those in.
-    return new ApiPromise(
-      Promise.resolve()
-        .then(() => this.#send(own(build()) as RequestSpec<S, T>))
-        .catch((error: unknown) => {
-          // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
-          // anything else (a caller's abort reason) is passed on untouched.
-          throw error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
-        }),
-    );
+    return new ApiPromise(this.#run(build));
+  }
+
+  /** `build` runs at once (it reads the caller's input as it is now); a throw is a rejection. */
+  async #run<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): Promise<WithResponse<T>> {
+    try {
+      return await this.#send(own(build()) as RequestSpec<S, T>);
+    } catch (error) {
+      // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
+      // anything else (a caller's abort reason) is passed on untouched.
+      throw error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
+    }
   }
 
   async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
