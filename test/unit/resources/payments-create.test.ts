@@ -19,6 +19,19 @@ const withValue = (value: unknown) => ({ ...valid, amount: { ...valid.amount, va
 const withUnit = (unit: string) => ({ ...valid, amount: { ...valid.amount, unit } });
 
 describe('payments.create request rules', () => {
+  it('sends the params as they were when it was called, whatever changes them afterwards', async () => {
+    const seen = answer(paymentCreated, 201);
+    const params = { ...valid, amount: { ...valid.amount } };
+    const created = noRetryGateway().payments.create(params);
+    params.referenceId = 'changed-after-the-call';
+    params.amount.value = '99';
+    await created;
+    expect(seen[0]?.body).toStrictEqual({
+      amount: { unit: 'iso4217/USD', value: '1250' },
+      referenceId: 'order-1042',
+    });
+  });
+
   it.each<{ rule: string; value: PaymentCreateParams['amount']['value']; sent: string }>([
     { rule: 'a digit string', value: '1250', sent: '1250' },
     { rule: 'zero as a string', value: '0', sent: '0' },
