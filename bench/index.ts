@@ -11,6 +11,7 @@ import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { runPerCall } from './per-call';
 import { runProfile } from './profile';
+import { printSummary } from './summary';
 import { runValidation } from './validation';
 
 interface Suite {
@@ -108,7 +109,9 @@ console.log(`\nwrote bench/${file}`);
 
 // The same suites again on Node 24 (BENCH_NODE24=0 skips it), in a child that inherits stdout.
 const again = chosen.filter((name) => suites[name]?.perNode);
-if (!isRerun && process.env.BENCH_NODE24 !== '0' && again.length > 0 && major !== '24') {
+const node24Runs =
+  !isRerun && process.env.BENCH_NODE24 !== '0' && again.length > 0 && major !== '24';
+if (node24Runs) {
   const node24 = nodeBinary('24');
   console.log(`\n==== the same on ${node24.replace(root, '')} ====`);
   const run = spawnSync(node24, ['--expose-gc', '--import', 'tsx', 'bench/index.ts', ...again], {
@@ -118,3 +121,5 @@ if (!isRerun && process.env.BENCH_NODE24 !== '0' && again.length > 0 && major !=
   });
   if (run.status !== 0) process.exitCode = run.status ?? 1;
 }
+// Node 24's file is read only when it was written by this run.
+if (!isRerun) printSummary(new URL('./results/', import.meta.url), node24Runs);

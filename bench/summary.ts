@@ -1,0 +1,92 @@
+// Why: issue 23's table is one command: after `npm run bench` has run on Node 22 and 24, every figure it names, read back from both runs' results, beside its target.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fmt, table } from './common';
+
+interface Ratio {
+  op: string;
+  versus: string;
+  wall: number;
+  cpu: number;
+}
+interface Results {
+  'per-call'?: { ratios: Ratio[] };
+  'cold-start'?: { target: { sdkVsStripe: number; cpuSdkVsStripe: number } };
+  concurrency?: { target: { vsKy: number; vsFloor: number } };
+  size?: { report: string };
+}
+
+function read(file: string): Results | undefined {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
+}
+
+/** One figure: what each run measured (undefined where it did not run), and its target. */
+interface Figure {
+  name: string;
+  of: (r: Results) => number | undefined;
+  /** What the figure must not exceed, and whether it must stay below it instead. */
+  max: number;
+  strict?: boolean;
+  show?: (value: number) => string;
+}
+
+const perCall = (op: string, versus: string) => (r: Results) =>
+  r['per-call']?.ratios.find((x) => x.op === op && x.versus === versus)?.wall;
+
+const figures: Figure[] = [
+  { name: 'SDK POST / bare ky 2 POST', of: perCall('create', 'bare ky 2'), max: 1.05 },
+  { name: 'SDK GET / bare ky 2 GET', of: perCall('get', 'bare ky 2'), max: 1.05 },
+  { name: 'SDK GET / openai GET', of: perCall('get', 'openai'), max: 0.95, strict: true },
+  { name: 'SDK GET / anthropic GET', of: perCall('get', 'anthropic'), max: 0.95, strict: true },
+  {
+    name: 'SDK GET / stripe (fetch client) GET',
+    of: perCall('get', 'stripe (fetch client)'),
+    max: 0.95,
+    strict: true,
+  },
+  { name: "import / stripe's import", of: (r) => r['cold-start']?.target.sdkVsStripe, max: 0.5 },
+  {
+    name: '1,000 concurrent creates, p50 SDK / bare ky 2',
+    of: (r) => r.concurrency?.target.vsKy,
+    max: 1.05,
+  },
+];
+
+/** Prints the table from bench/results/node22.json, node24.json (when this run wrote it) and size.json. */
+export function printSummary(resultsDir: URL, withNode24: boolean): void {
+  const runs = [
+    read(fileURLToPath(new URL('node22.json', resultsDir))),
+    withNode24 ? read(fileURLToPath(new URL('node24.json', resultsDir))) : undefined,
+  ];
+  const ok = (f: Figure, v: number) => (f.strict ? v < f.max : v <= f.max);
+  const rows = figures.map((f) => {
+    const values = runs.map((r) => (r === undefined ? undefined : f.of(r)));
+    const measured = values.filter((v): v is number => v !== undefined);
+    const verdict =
+      measured.length === 0 ? 'not run' : measured.every((v) => ok(f, v)) ? 'met' : 'NOT met';
+    return [
+      f.name,
+      ...values.map((v) => (v === undefined ? '-' : fmt.ratio(v))),
+      `${f.strict ? '<' : '≤'} ${f.max}`,
+      verdict,
+    ];
+  });
+  // The bundle does not depend on the Node line: one figure, from this run's size report.
+  const sizeReport = runs[0]?.size?.report;
+  const size =
+    sizeReport !== undefined && existsSync(sizeReport)
+      ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as { gzipped: number })
+      : undefined;
+  rows.push([
+    'browser bundle at import, min+gzip',
+    size === undefined ? '-' : `${(size.gzipped / 1024).toFixed(1)} KB`,
+    '',
+    '≤ 30 KB',
+    size === undefined ? 'not run' : size.gzipped <= 30 * 1024 ? 'met' : 'NOT met',
+  ]);
+  table(
+    'Issue 23, by wall time, from this run on each Node line (a "-": that part or that line did not run)',
+    ['figure', 'Node 22', 'Node 24', 'target', 'verdict'],
+    rows,
+  );
+}
