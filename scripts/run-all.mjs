@@ -3,6 +3,7 @@
 // here; each is still its own npm script (`npm run <name>` runs one alone), its output printed as
 // one block when it ends, with its time, and this fails if any of them fails.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,14 +13,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // and writes). `after`: the phases that must have ended first, passed or not: the package checks,
 // the runtimes and the durable suite each start processes of their own, so they take turns beside
 // test:coverage instead of all crowding two cores at once. `alone`: after every other phase.
+// `low`: a lower CPU priority (nice 10) for the phases that only compute and time nothing, so
+// they use the cores the suite leaves idle (its files wait on sockets, timers and child processes
+// much of the time) and give way when a test needs them: the tests' timeouts keep the margins
+// they had when everything ran in sequence.
 const phases = [
-  { name: 'typecheck' },
+  { name: 'typecheck', low: true },
   { name: 'lint' },
   { name: 'build' },
   { name: 'test:coverage', needs: ['build'] },
   { name: 'size', needs: ['build'] },
-  { name: 'check:package', needs: ['build'], after: ['size'] },
-  { name: 'test:runtimes', needs: ['build'], after: ['check:package'] },
+  { name: 'check:package', needs: ['build'], after: ['size'], low: true },
+  { name: 'test:runtimes', needs: ['build'], after: ['check:package'], low: true },
   { name: 'test:durable', needs: ['build'], after: ['test:runtimes'] },
   // The soak's heap bound counts on the requests it gets through in 20 s: it runs last, alone.
   { name: 'test:soak', alone: true },
@@ -40,7 +45,9 @@ const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : 
 function run(phase) {
   return new Promise((resolve) => {
     const t = Date.now();
-    console.log(`[run-all] start ${phase.name} at ${seconds(t - started)}`);
+    console.log(
+      `[run-all] start ${phase.name} at ${seconds(t - started)}${phase.low ? ' (nice 10)' : ''}`,
+    );
     // A process group of its own, so an interrupted run stops every process a phase started.
     const child = spawn(npm.command, [...npm.args, 'run', phase.name], {
       cwd: root,
@@ -49,6 +56,8 @@ function run(phase) {
       detached: true,
     });
     children.add(child);
+    // Set before npm starts the script: every process the phase starts inherits it.
+    if (phase.low && child.pid !== undefined) setPriority(child.pid, 10);
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
