@@ -72,7 +72,6 @@ export default defineConfig([
     ...shared,
     entry: { index: 'src/index.ts' },
     outDir: 'dist/node',
-    dts: false,
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw'],
