@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
-// What the merged work of issues 19-23 measures at import (36.5 KB: dist/index.js on ky 2, zod/mini,
-// p-retry 9, with the whole partner API, the resilient single follow, the follower's front and the
-// checkout field; the follower's engine is a lazy chunk, reported apart) plus 1 KB. A stop on
-// growth: raise it only with a reason in the commit.
-const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_350 + 1024);
+// What the work of issue 23 measures at import (36.8 KB: dist/index.js on ky 2, zod/mini, p-retry 9,
+// with the whole partner API, the resilient single follow, the follower's front and the checkout
+// field; the follower's engine is a lazy chunk, reported apart) plus 1 KB. It grew 0.3 KB from
+// 37,350 B with the per-call work (the pollution check that lets ky skip 20 options, the split
+// path templates, the whole-body decode, the seam that lets Node's build load ky later). A stop
+// on growth: raise it only with a reason in the commit.
+const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_664 + 1024);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');
