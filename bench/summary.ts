@@ -77,6 +77,8 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
     sizeReport !== undefined && existsSync(sizeReport)
       ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as { gzipped: number })
       : undefined;
+  // Nothing of the table ran (`npm run bench -- following`, say): no table.
+  if (size === undefined && rows.every((row) => row.at(-1) === 'not run')) return;
   rows.push([
     'browser bundle at import, min+gzip',
     size === undefined ? '-' : `${(size.gzipped / 1024).toFixed(1)} KB`,
