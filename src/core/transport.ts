@@ -275,20 +275,31 @@ interface Body {
   cut: boolean;
 }
 
+/** How an attempt's abort reaches the body being read: `cancel` is set while a reader is open. */
+interface BodyAbort {
+  cancel: ((reason: unknown) => void) | undefined;
+}
+
 /**
  * Reads the body through a reader of our own, so an abort cancels the stream itself (`text()`
  * would lock it and keep buffering after a timeout: nodejs/node#55428, nodejs/undici#3644), and
- * stops at `maxBytes` of decoded bytes, cancelling the rest.
+ * stops at `maxBytes` of decoded bytes, cancelling the rest. The attempt's abort calls
+ * `onAbort.cancel` directly: no listener is added to and removed from the signal on every call.
  */
-async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Body> {
+async function readBody(
+  response: Response,
+  signal: AbortSignal,
+  maxBytes: number,
+  onAbort: BodyAbort,
+): Promise<Body> {
   const body = response.body;
   if (body === null) return { text: '', cut: false };
   const reader = body.getReader();
-  const cancel = () => {
-    reader.cancel(signal.reason).catch(() => {});
+  const cancel = (reason: unknown) => {
+    reader.cancel(reason).catch(() => {});
   };
-  if (signal.aborted) cancel();
-  else signal.addEventListener('abort', cancel, { once: true });
+  if (signal.aborted) cancel(signal.reason);
+  else onAbort.cancel = cancel;
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   try {
@@ -306,7 +317,7 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
       chunks.push(value);
     }
   } finally {
-    signal.removeEventListener('abort', cancel);
+    onAbort.cancel = undefined;
   }
   return { text: decode(chunks), cut: false };
 }
@@ -525,7 +536,11 @@ export class Transport {
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
       const controller = new AbortController();
       let timedOut = false;
-      const stop = (reason?: unknown) => controller.abort(reason);
+      const bodyAbort: BodyAbort = { cancel: undefined };
+      const stop = (reason?: unknown) => {
+        controller.abort(reason);
+        bodyAbort.cancel?.(controller.signal.reason);
+      };
       // One listener per signal however many calls share it (see onAbort).
       const off = signal ? onAbort(signal, () => stop(signal.reason)) : undefined;
       const timer = setTimeout(() => {
@@ -583,7 +598,7 @@ export class Transport {
         const limit = response.ok
           ? config.maxResponseBytes
           : Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
-        const body = await readBody(response, controller.signal, limit);
+        const body = await readBody(response, controller.signal, limit, bodyAbort);
         if (config.logger.enabled('debug')) {
           config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
         }

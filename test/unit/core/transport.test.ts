@@ -53,6 +53,35 @@ describe('timeouts', () => {
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
+  test('a custom fetch that ignores the signal cannot hold a body read past the timeout', async () => {
+    // A fetch of the user's (a proxy agent, a test double) that never errors its body on abort:
+    // the SDK's own reader is cancelled when the attempt times out, or by the caller's signal.
+    let cancelled: unknown;
+    const fetch = async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"merchant":'));
+          },
+          cancel(reason) {
+            cancelled = reason;
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const timedOut = await gateway({ fetch, timeoutMs: 50, maxRetries: 0 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(cancelled).toBeInstanceOf(Error);
+    const caller = new AbortController();
+    const aborted = gateway({ fetch, maxRetries: 0 })
+      .merchants.get('mer_1', { signal: caller.signal })
+      .catch((e: unknown) => e);
+    setTimeout(() => caller.abort(new Error('user gave up')), 30);
+    expect(await aborted).toEqual(new Error('user gave up'));
+  });
+
   test('the call timeoutMs overrides the client one', async () => {
     server.use(http.get(URL_1, () => new Promise<Response>(() => {})));
     const started = Date.now();
