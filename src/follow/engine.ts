@@ -4,15 +4,23 @@ import { onAbort } from '../core/retry';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { ChangeQueue } from './changes';
 import { EngineClock } from './clock';
-import { type Change, Deadlines, type Entry, paceOf, RANK } from './entries';
+import {
+  type Change,
+  Deadlines,
+  type Entry,
+  newEntry,
+  OPERATION,
+  paceOf,
+  pickHeld,
+  RANK,
+  reportFailure,
+} from './entries';
 import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
 import { entryOf, type FollowerSettings, type Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
-
-const OPERATION = 'payments.follower';
 
 /**
  * The reading side of `payments.follower()` (loaded on demand by `LazyPaymentFollower`).
@@ -88,19 +96,7 @@ export class FollowerEngine implements SweepHost {
 
   add(seed: Seed): void {
     if (this.#closed || this.#entries.has(seed.paymentId)) return;
-    const entry: Entry = {
-      seed,
-      known: seed.known,
-      yielded: seed.known?.status,
-      learnedAt: 0,
-      createdAt: seed.createdAt,
-      done: false,
-      held: false,
-      queued: false,
-      seenIn: 0,
-      unlisted: false,
-      since: this.#sweeps,
-    };
+    const entry = newEntry(seed, this.#sweeps);
     this.#entries.set(seed.paymentId, entry);
     this.#order.push(entry);
     if (seed.known?.status === 'processing') this.#processing.add(entry);
@@ -224,20 +220,7 @@ export class FollowerEngine implements SweepHost {
 
   /** Reports a failure the follower outlives; `left` says whether its payment left with it. */
   #onError(error: unknown, paymentId: string | undefined, left: boolean): void {
-    const err = error instanceof Error ? error : new Error(String(error));
-    const { logger } = this.#context;
-    logger.log(
-      'warn',
-      `${OPERATION}: ${paymentId ? `payment ${paymentId}: ` : 'sweep: '}${err.message}`,
-    );
-    try {
-      this.#settings.onError?.(err, paymentId, { left });
-    } catch (thrown) {
-      logger.log(
-        'warn',
-        `${OPERATION}: onError threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
-      );
-    }
+    reportFailure(this.#context.logger, this.#settings.onError, error, paymentId, left);
   }
 
   /** Ends the follower because of `failure`: the iterator rejects with it once, then ends. */
@@ -307,30 +290,9 @@ export class FollowerEngine implements SweepHost {
     return false;
   }
 
-  #pick(): Entry | undefined {
-    for (const entry of this.#processing) {
-      if (!entry.held && !entry.done) return entry;
-    }
-    for (let i = this.#order.length - 1; i >= 0; i--) {
-      const entry = this.#order[i] as Entry;
-      if (!entry.held && !entry.done && entry.known !== undefined) {
-        if (this.#entries.get(entry.seed.paymentId) === entry) return entry;
-      }
-    }
-    return undefined;
-  }
-
   #readOf(entry: Entry, holdForMs: number | undefined) {
-    const { seed } = entry;
-    return readStatus(
-      this.#context,
-      seed.paymentId,
-      seed.merchantId,
-      holdForMs,
-      entry.known,
-      this.#service,
-      this.#controller.signal,
-    );
+    const signal = this.#controller.signal;
+    return readStatus(this.#context, entry.seed, holdForMs, entry.known, this.#service, signal);
   }
 
   /** One held-read slot: keeps one held read open on the best candidate, one after another. */
@@ -341,7 +303,7 @@ export class FollowerEngine implements SweepHost {
       // Immediate reads waiting (a burst of final statuses to confirm) come before holding: the
       // slot's connection serves them, so the follower never opens more than maxHeldReads + 2.
       if (this.#readQueue.length > 0 && (await this.#readQueued(readBackoff))) continue;
-      const entry = this.#pick();
+      const entry = pickHeld(this.#processing, this.#order, this.#entries);
       if (entry === undefined) {
         await this.#clock.waitForWork();
         continue;

@@ -1,8 +1,11 @@
+import type { LevelLogger } from '../core/logger';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { clampWait, pollHint } from './policy';
-import type { Seed } from './seeds';
+import type { FollowerSettings, Seed } from './seeds';
 import type { PaymentStatusChange } from './types';
 
+/** The operation a follower's reads, errors and log lines name. */
+export const OPERATION = 'payments.follower';
 const DEFAULT_PACE_MS = 1_000;
 
 /**
@@ -52,6 +55,70 @@ export interface Entry {
 export interface Change {
   entry: Entry;
   change: PaymentStatusChange;
+}
+
+/** A new entry for `seed`, added while `sweeps` sweeps had started. */
+export function newEntry(seed: Seed, sweeps: number): Entry {
+  return {
+    seed,
+    known: seed.known,
+    yielded: seed.known?.status,
+    learnedAt: 0,
+    createdAt: seed.createdAt,
+    done: false,
+    held: false,
+    queued: false,
+    seenIn: 0,
+    unlisted: false,
+    since: sweeps,
+  };
+}
+
+/**
+ * The payment a free held-read slot should hold next: one in `processing` (the buyer has paid,
+ * the chain confirms within seconds), else the most recently added with a known status.
+ */
+export function pickHeld(
+  processing: Iterable<Entry>,
+  order: readonly Entry[],
+  entries: ReadonlyMap<string, Entry>,
+): Entry | undefined {
+  for (const entry of processing) {
+    if (!entry.held && !entry.done) return entry;
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const entry = order[i] as Entry;
+    if (!entry.held && !entry.done && entry.known !== undefined) {
+      if (entries.get(entry.seed.paymentId) === entry) return entry;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Logs a failure the follower outlives as one warn line and hands it to `onError`, whose own
+ * exception is logged and ignored. `left` says whether the payment left with it.
+ */
+export function reportFailure(
+  logger: LevelLogger,
+  onError: FollowerSettings['onError'],
+  error: unknown,
+  paymentId: string | undefined,
+  left: boolean,
+): void {
+  const err = error instanceof Error ? error : new Error(String(error));
+  logger.log(
+    'warn',
+    `${OPERATION}: ${paymentId ? `payment ${paymentId}: ` : 'sweep: '}${err.message}`,
+  );
+  try {
+    onError?.(err, paymentId, { left });
+  } catch (thrown) {
+    logger.log(
+      'warn',
+      `${OPERATION}: onError threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+    );
+  }
 }
 
 /** The wait between two reads of a payment: its `pollInMs`, else 1 s, within [100 ms, 30 s]. */

@@ -29,8 +29,7 @@ export function differs(
  */
 export async function readStatus(
   context: FollowContext,
-  paymentId: string,
-  merchantId: string | undefined,
+  { paymentId, merchantId }: { paymentId: string; merchantId: string | undefined },
   holdForMs: number | undefined,
   known: PaymentStatusResult | undefined,
   service: ServiceHolds,

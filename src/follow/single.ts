@@ -213,8 +213,7 @@ export async function* poll(
       const holdFor = nextHeld ? deadlineAt - Date.now() : undefined;
       const read = await readStatus(
         context,
-        paymentId,
-        merchantId,
+        { paymentId, merchantId },
         holdFor,
         last,
         service,
