@@ -4,7 +4,8 @@
 //
 //   node scripts/import-graph.mjs           prints the three lists
 //   node scripts/import-graph.mjs --check   the same, and exits 1 on a cycle or a climb
-//   node scripts/import-graph.mjs --json    the lists as JSON (what test/unit/architecture reads)
+//   node scripts/import-graph.mjs --json    the lists as JSON
+//   node scripts/import-graph.mjs --src DIR another tree (a checkout of an older commit, say)
 //
 // Floors, lowest first: a file may import its own floor or lower ones, never a higher one.
 // src/testing/ is the mock, a second entry beside the client: it may import every floor but the
@@ -37,7 +38,7 @@ function floorOf(file) {
     }
   }
   // A file in no known room (a root module such as the old polling.ts): the floor above core.
-  return { floor: 3, name: `(${file})` };
+  return { floor: 3, name: 'unplaced' };
 }
 
 function sourceFiles(dir) {
@@ -184,7 +185,8 @@ function print({ files, cycles, climbs, long }) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const graph = importGraph();
+  const at = process.argv.indexOf('--src');
+  const graph = importGraph(at > 0 ? resolve(process.argv[at + 1] ?? SRC) : SRC);
   if (process.argv.includes('--json')) console.log(JSON.stringify(graph, null, 2));
   else console.log(print(graph));
   if (process.argv.includes('--check') && (graph.cycles.length > 0 || graph.climbs.length > 0)) {
