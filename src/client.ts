@@ -1,10 +1,10 @@
 import { ConfigurationError } from './core/errors';
-import { HoldLimit, MAX_HOLD_MS } from './core/follow-policy';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
 import { type RequestHooks, Transport } from './core/transport';
+import { HoldLimit } from './follow/hold-limit';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
 import { PartnerPayments } from './resources/partner-payments';
@@ -328,7 +328,7 @@ export class MerchantGateway {
     const context: ResourceContext = {
       transport,
       merchantId: r.merchantId,
-      holdLimit: new HoldLimit(MAX_HOLD_MS),
+      holdLimit: new HoldLimit(),
     };
     this.merchants = new Merchants(context);
     this.settlements = new Settlements(context);

@@ -39,15 +39,16 @@ export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {
   FollowedPayment,
+  FollowerErrorInfo,
   PaymentFollower,
   PaymentFollowerCheckpoint,
   PaymentFollowerCheckpointEntry,
   PaymentFollowerOptions,
   PaymentStatusChange,
-} from './follower/types';
-export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './polling';
+} from './follow/types';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';

@@ -8,13 +8,7 @@
 // no longer refreshable (taken back after a long stall) stops following that payment, so two
 // living workers never follow one payment.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiError,
-  ConnectionError,
-  MerchantGateway,
-  PollTimeoutError,
-  RateLimitedError,
-} from 'merchant-gateway';
+import { MerchantGateway, PollTimeoutError } from 'merchant-gateway';
 import type { JobAttempt } from 'pg-boss';
 import { readConfig } from './config';
 import { connect, type FollowJob, log, recordOutcome } from './db';
@@ -41,26 +35,17 @@ let stopping = false;
 const follower = gateway.payments.follower({
   maxHeldReads: config.maxHeldReads,
   sweepIntervalMs: config.sweepIntervalMs,
-  onError(error, paymentId) {
+  onError(error, paymentId, { left }) {
     log(name, 'follow_error', { paymentId, message: error.message });
     const entry = paymentId === undefined ? undefined : held.get(paymentId);
     // A failed read or sweep is retried by the follower itself: the payment is still followed.
-    if (paymentId === undefined || entry === undefined || isTransient(error)) return;
+    if (paymentId === undefined || entry === undefined || !left) return;
     // The payment left the follower. Not final after the follower's 15 minutes: back to the
     // queue, to be followed afresh. A permanent answer (404: no such payment) is not retried.
     if (error instanceof PollTimeoutError) void giveBack(paymentId, entry);
     else void drop(paymentId, entry, error.message);
   },
 });
-
-/** The failures after which the follower reads the payment again (see "Polling" in the README). */
-function isTransient(error: Error): boolean {
-  return (
-    error instanceof ConnectionError ||
-    error instanceof RateLimitedError ||
-    (error instanceof ApiError && error.status >= 500)
-  );
-}
 
 async function takeJobs(): Promise<void> {
   while (!stopping) {

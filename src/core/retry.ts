@@ -62,32 +62,37 @@ export function retryDelay(
 }
 
 type AbortListener = () => void;
-const listenersBySignal = new WeakMap<AbortSignal, Set<AbortListener>>();
+interface SignalListeners {
+  set: Set<AbortListener>;
+  fire: () => void;
+}
+const listenersBySignal = new WeakMap<AbortSignal, SignalListeners>();
 
 /**
  * Runs `listener` once when `signal` aborts; returns the unsubscribe. However many calls share one
  * signal (one per inbound request is common), the signal gets a single listener of ours, so no
- * MaxListenersExceededWarning appears for 11 or 1,000 of them.
+ * MaxListenersExceededWarning appears for 11 or 1,000 of them; and once the last of them
+ * unsubscribes that listener is removed too, so a long-lived shared signal keeps none of ours.
  */
 export function onAbort(signal: AbortSignal, listener: AbortListener): () => void {
-  let listeners = listenersBySignal.get(signal);
-  if (listeners === undefined) {
+  let entry = listenersBySignal.get(signal);
+  if (entry === undefined) {
     const set = new Set<AbortListener>();
-    listeners = set;
-    listenersBySignal.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        listenersBySignal.delete(signal);
-        for (const run of set) run();
-      },
-      { once: true },
-    );
+    const fire = () => {
+      listenersBySignal.delete(signal);
+      for (const run of set) run();
+    };
+    entry = { set, fire };
+    listenersBySignal.set(signal, entry);
+    signal.addEventListener('abort', fire, { once: true });
   }
-  const set = listeners;
-  set.add(listener);
+  const current = entry;
+  current.set.add(listener);
   return () => {
-    set.delete(listener);
+    if (!current.set.delete(listener) || current.set.size > 0) return;
+    if (listenersBySignal.get(signal) !== current) return;
+    listenersBySignal.delete(signal);
+    signal.removeEventListener('abort', current.fire);
   };
 }
 

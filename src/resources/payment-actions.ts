@@ -14,22 +14,10 @@ import {
   type PaymentStatusResult,
   PaymentStatusResultSchema,
 } from '../schemas/payment-status';
-import { MerchantIdSchema } from '../schemas/payments';
 import { merchantIdFor, type ResourceContext } from './resource';
 
 /** The merchant of a call, checked like any header value: the call's own, else the client's. */
-export function checkedMerchantId(
-  context: ResourceContext,
-  operation: string,
-  merchantId: string | undefined,
-): string {
-  return parseRequest(
-    operation,
-    MerchantIdSchema,
-    merchantIdFor(context, operation, merchantId),
-    'merchantId',
-  );
-}
+export const checkedMerchantId = merchantIdFor;
 
 /** GET /v1/payments/{id}: the merchant's view of one payment. */
 export function paymentDetails(

@@ -28,15 +28,21 @@ export function toQuery(entries: readonly (readonly [string, QueryValue])[]): UR
   return query;
 }
 
-/** The cursor a caller starts from, when it is one (validation rejects anything else later). */
+/**
+ * The cursor a caller starts from, when it is one (validation rejects anything else later). An own
+ * property only: a `cursor` inherited from a polluted `Object.prototype` is no start.
+ */
 export function startCursorOf(params: unknown): string | undefined {
-  const cursor = (params as { cursor?: unknown } | undefined)?.cursor;
+  if (typeof params !== 'object' || params === null || !Object.hasOwn(params, 'cursor')) {
+    return undefined;
+  }
+  const { cursor } = params as { cursor?: unknown };
   return typeof cursor === 'string' ? cursor : undefined;
 }
 
 /** The query both payment lists send, in one order; `cursor` is the page's, else the caller's. */
 function paymentQuery(
-  input: z.output<typeof PaymentListParamsSchema>,
+  input: Omit<z.output<typeof PaymentListParamsSchema>, 'merchantId'>,
   cursor: string | undefined,
   merchantIds?: readonly string[],
 ): URLSearchParams {
@@ -125,12 +131,11 @@ export function listPartnerPayments(
     operation,
     params,
     (cursor) => {
-      const { merchantId, ...input } = parseRequest(
-        operation,
-        PartnerPaymentListParamsSchema,
-        params,
-      );
-      return { path: '/v1/payments', query: paymentQuery(input, cursor, merchantId) };
+      // Not a destructured rest: that is a plain object, whose absent filters (cursor, startTs,
+      // network, ...) would be read through a polluted Object.prototype. The parsed input holds
+      // own properties only (a null prototype), and paymentQuery reads only its list fields.
+      const input = parseRequest(operation, PartnerPaymentListParamsSchema, params);
+      return { path: '/v1/payments', query: paymentQuery(input, cursor, input.merchantId) };
     },
     options,
   );

@@ -1,18 +1,19 @@
 import type { ApiPromise } from '../core/api-promise';
 import { RequestValidationError } from '../core/errors';
+import { resolveMerchantId } from '../core/merchant-id';
 import type { PagePromise } from '../core/page-promise';
 import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
-import { LazyPaymentFollower } from '../follower/follower';
-import type { PaymentFollower, PaymentFollowerOptions } from '../follower/types';
+import { LazyPaymentFollower } from '../follow/follower';
+import type { FollowContext, PaymentReader } from '../follow/reader';
 import {
   type FinalPaymentStatusResult,
-  type FollowContext,
   type PollOptions,
   waitForFinal,
   watch,
-} from '../polling';
+} from '../follow/single';
+import type { PaymentFollower, PaymentFollowerOptions } from '../follow/types';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import type {
   PaymentActionParams,
@@ -22,7 +23,6 @@ import type {
   PaymentStatusResult,
 } from '../schemas/payment-status';
 import {
-  MerchantIdSchema,
   type PaymentCreated,
   PaymentCreatedSchema,
   type PaymentCreateParams,
@@ -37,8 +37,8 @@ import {
   paymentDetails,
   paymentStatus,
 } from './payment-actions';
-import { listPayments } from './payment-list';
-import { merchantIdFor, type ResourceContext } from './resource';
+import { listPartnerPayments, listPayments } from './payment-list';
+import type { ResourceContext } from './resource';
 
 /** Payments: create, read, follow to a final status, and list. */
 export class Payments {
@@ -79,12 +79,7 @@ export class Payments {
       const operation = 'payments.create';
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
       // The client's default is checked here too: it reaches the header by the same path.
-      const merchantId = parseRequest(
-        operation,
-        MerchantIdSchema,
-        merchantIdFor(this.#context, operation, input.merchantId),
-        'merchantId',
-      );
+      const merchantId = resolveMerchantId(operation, input.merchantId, this.#context.merchantId);
       this.#hintReference(input.referenceId);
       const { expiresAt, checkout } = input;
       const body = {
@@ -323,7 +318,28 @@ export class Payments {
         },
       ]);
     }
-    return new LazyPaymentFollower(this.#context, options);
+    return new LazyPaymentFollower(
+      { ...this.#follow, reader: Payments.#reader(this.#context, 'payments.follower') },
+      options,
+    );
+  }
+
+  /**
+   * The port follow code reads payments through (it imports nothing from resources/). A held read
+   * is one attempt: a retry would ask again for a hold an intermediary has just cut.
+   */
+  static #reader(context: ResourceContext, operation: string): PaymentReader {
+    return {
+      status: (paymentId, merchantId, maxPollMs, signal) =>
+        paymentStatus(
+          context,
+          operation,
+          paymentId,
+          () => ({ merchantId, maxPollMs }),
+          maxPollMs === undefined ? { signal } : { signal, maxRetries: 0 },
+        ),
+      sweep: (params, signal) => listPartnerPayments(context, params, { signal }).pages(),
+    };
   }
 
   /** What a follow of this client uses: its status read, merchant, hold limit and logger. */
@@ -332,14 +348,7 @@ export class Payments {
     // Only the apiKey scheme may use the merchant-side read; the app scheme reads the gateway's.
     const merchantSide = Object.hasOwn(config.authHeaders, 'Api-Key');
     return {
-      read: (paymentId, merchantId, maxPollMs, options) =>
-        paymentStatus(
-          context,
-          'payments.status',
-          paymentId,
-          () => ({ merchantId, maxPollMs }),
-          options,
-        ),
+      reader: Payments.#reader(context, 'payments.status'),
       merchantId: merchantSide ? context.merchantId : undefined,
       merchantSide,
       holdLimit: context.holdLimit,

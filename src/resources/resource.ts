@@ -1,8 +1,6 @@
-import { RequestValidationError } from '../core/errors';
-import type { HoldLimit } from '../core/follow-policy';
+import { resolveMerchantId } from '../core/merchant-id';
 import type { Transport } from '../core/transport';
-import { parseRequest } from '../core/validate';
-import { MerchantIdSchema } from '../schemas/payments';
+import type { HoldLimit } from '../follow/hold-limit';
 
 /** What every resource shares: the transport, the client's default merchant, what follows learn. */
 export interface ResourceContext {
@@ -13,22 +11,13 @@ export interface ResourceContext {
 }
 
 /**
- * The merchant a payment call is for: the call's own, else the client's, checked here (1 to 255
- * visible ASCII characters) so every method that sends `Merchant-Id` applies the same rule.
+ * The merchant a payment call is for: the call's own, else the client's, checked (1 to 255
+ * visible ASCII characters) by the one resolver every method that sends `Merchant-Id` uses.
  */
 export function merchantIdFor(
   context: ResourceContext,
   operation: string,
   merchantId: string | undefined,
 ): string {
-  const id = merchantId ?? context.merchantId;
-  if (typeof id !== 'string' || id === '') {
-    throw new RequestValidationError(operation, [
-      {
-        field: 'merchantId',
-        message: 'is required: pass merchantId in the call or set it on the client',
-      },
-    ]);
-  }
-  return parseRequest(operation, MerchantIdSchema, id, 'merchantId');
+  return resolveMerchantId(operation, merchantId, context.merchantId);
 }

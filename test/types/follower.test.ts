@@ -1,4 +1,5 @@
 import type {
+  FollowerErrorInfo,
   PaymentFollower,
   PaymentFollowerCheckpoint,
   PaymentStatus,
@@ -45,5 +46,18 @@ describe('payments.follower types', () => {
       // @ts-expect-error not a checkpoint
       gateway.payments.follower({ resumeFrom: { payments: [] } });
     expectTypeOf(resume).toBeFunction();
+  });
+
+  it('onError is told whether the payment left, and has() answers a boolean', () => {
+    expectTypeOf(gateway.payments.follower).toBeCallableWith({
+      onError: (error: Error, paymentId: string | undefined, { left }: FollowerErrorInfo) => {
+        expectTypeOf(left).toEqualTypeOf<boolean>();
+        void [error, paymentId];
+      },
+    });
+    expectTypeOf(value<PaymentFollower>().has).toEqualTypeOf<(paymentId: string) => boolean>();
+    // @ts-expect-error left is a boolean, not a string
+    const info: FollowerErrorInfo = { left: 'yes' };
+    void info;
   });
 });

@@ -14,7 +14,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
  * Runs `body` as an ES module with tsx; resolves with its exit code, or 'running' when it is still
  * running `ms` after it started following (tsx's own start is not counted).
  */
-function run(name: string, body: string, ms: number): Promise<number | 'running'> {
+function run(name: string, body: string, ms: number, iterate = true): Promise<number | 'running'> {
   const file = join(DIR, `${name}.mts`);
   writeFileSync(
     file,
@@ -24,7 +24,9 @@ function run(name: string, body: string, ms: number): Promise<number | 'running'
       // follower alone (maxRetries: 0), so only its own timers can keep the process alive.
       "const gateway = new MerchantGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', merchantId: 'mer_1', maxRetries: 0 });",
       'const follower = gateway.payments.follower({ onError: () => {} });',
-      'void (async () => { for await (const change of follower) console.log(change); })();',
+      iterate
+        ? 'void (async () => { for await (const change of follower) console.log(change); })();'
+        : '',
       body,
       "console.log('following');",
     ].join('\n'),
@@ -61,6 +63,53 @@ describe.concurrent('a follower and the life of the process', () => {
   it('a closed follower lets Node exit', async () => {
     const body = "follower.add('pay_1');\nsetTimeout(() => follower.close(), 500);";
     await expect(run('closed', body, 10_000)).resolves.toBe(0);
+  }, 60_000);
+
+  it('one dropped with a payment open, nobody iterating it, lets Node exit', async () => {
+    await expect(run('dropped', "follower.add('pay_1');", 10_000, false)).resolves.toBe(0);
+  }, 60_000);
+
+  it('one dropped with a payment open is closed once collected: its held read is aborted', async () => {
+    // A service that never answers: the held read stays open until something aborts it. An
+    // interval keeps the process alive, as a server would.
+    const file = join(DIR, 'collected.mts');
+    writeFileSync(
+      file,
+      [
+        `import { MerchantGateway } from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))};`,
+        'let held = 0;',
+        'const fetch = (input, init) => new Promise((_, reject) => {',
+        "  if (new URL(new Request(input).url).searchParams.has('maxPollMs')) held++;",
+        "  init?.signal?.addEventListener('abort', () => { console.log('aborted'); reject(init.signal.reason); });",
+        '});',
+        "const gateway = new MerchantGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', merchantId: 'mer_1', fetch });",
+        '(() => {',
+        '  const follower = gateway.payments.follower({ maxHeldReads: 1, sweepIntervalMs: 600_000 });',
+        "  follower.add({ paymentId: 'pay_1', status: 'requires_action', isFinal: false, gatewayUrl: 'https://x.test', expiresAt: null });",
+        '})();',
+        'const alive = setInterval(() => {}, 1000);',
+        'while (held === 0) await new Promise((resolve) => setTimeout(resolve, 10));',
+        'for (let i = 0; i < 50; i++) { globalThis.gc(); await new Promise((resolve) => setTimeout(resolve, 20)); }',
+        'clearInterval(alive);',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const code = await new Promise<number>((resolve) => {
+      const timer = setTimeout(() => child.kill(), 20_000);
+      child.on('exit', (exit) => {
+        clearTimeout(timer);
+        resolve(exit ?? -1);
+      });
+    });
+    expect(code).toBe(0);
+    expect(out).toContain('aborted');
   }, 60_000);
 
   it('one with a payment to follow keeps Node running, its reads retried', async () => {

@@ -10,7 +10,15 @@ import {
   ServerError,
 } from 'merchant-gateway';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API_KEY, BASE_URL, HttpResponse, http, lastOnConnection, useMsw } from '../../support';
+import {
+  API_KEY,
+  BASE_URL,
+  HttpResponse,
+  http,
+  lastOnConnection,
+  polluted,
+  useMsw,
+} from '../../support';
 
 const MERCHANT = 'mer_follow';
 const FINAL = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
@@ -404,6 +412,123 @@ describe('payments.follower: failures', () => {
       ['pay_ok', 'requires_action'],
     ]);
     expect(follower.size).toBe(1);
+    follower.close();
+    await run.done;
+  });
+
+  it('onError says whether the payment left: a transient failure stays, a 404 and a timeout leave; has() agrees', async () => {
+    const seen: [string, string | undefined, boolean, boolean][] = [];
+    let follower: PaymentFollower | undefined;
+    follower = gateway({ maxRetries: 0 }).payments.follower({
+      maxHeldReads: 0,
+      timeoutMs: 10_000,
+      onError: (error, id, { left }) => {
+        seen.push([error.name, id, left, id === undefined ? false : (follower?.has(id) ?? false)]);
+      },
+    });
+    set('pay_ok', 'requires_action');
+    let failures = 1;
+    service.fail = (kind, id) =>
+      kind === 'status' && id === 'pay_ok' && failures-- > 0
+        ? HttpResponse.json({ code: 'bad_gateway', message: 'proxy' }, { status: 502 })
+        : undefined;
+    follower.add('pay_ok');
+    follower.add('pay_missing');
+    expect(follower.has('pay_ok')).toBe(true);
+    expect(follower.has('pay_missing')).toBe(true);
+    expect(follower.has('pay_never_added')).toBe(false);
+    const run = drain(follower);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(seen).toEqual([
+      ['ServerError', 'pay_ok', false, true],
+      ['NotFoundError', 'pay_missing', true, false],
+    ]);
+    expect(follower.has('pay_ok')).toBe(true);
+    expect(follower.has('pay_missing')).toBe(false);
+    await vi.advanceTimersByTimeAsync(8000);
+    expect(seen[2]).toEqual(['PollTimeoutError', 'pay_ok', true, false]);
+    expect(follower.has('pay_ok')).toBe(false);
+    follower.close();
+    await run.done;
+  });
+
+  it('a sweep that fails tells onError no payment left', async () => {
+    const seen: [string | undefined, boolean][] = [];
+    const follower = gateway({ maxRetries: 0 }).payments.follower({
+      maxHeldReads: 0,
+      onError: (_error, id, { left }) => seen.push([id, left]),
+    });
+    follower.add(created('pay_1'));
+    service.fail = (kind) =>
+      kind === 'list'
+        ? HttpResponse.json({ code: 'internal_error', message: 'down' }, { status: 503 })
+        : undefined;
+    const run = drain(follower);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(seen).toEqual([[undefined, false]]);
+    expect(follower.has('pay_1')).toBe(true);
+    follower.close();
+    await run.done;
+  });
+
+  it('a held read is one attempt: a 502 is not retried by the transport with the same long hold', async () => {
+    const errors: unknown[] = [];
+    const follower = gateway({ maxRetries: 3 }).payments.follower({
+      maxHeldReads: 1,
+      sweepIntervalMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    let failures = 4;
+    service.fail = (kind) =>
+      kind === 'status' && failures-- > 0
+        ? HttpResponse.json({ code: 'bad_gateway', message: 'proxy' }, { status: 502 })
+        : undefined;
+    follower.add(created('pay_held'));
+    const run = drain(follower);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(kinds('held')).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(ServerError);
+    follower.close();
+    await run.done;
+  });
+
+  it('sweeps send no filter inherited from a polluted Object.prototype, and go on', async () => {
+    const errors: unknown[] = [];
+    const follower = gateway().payments.follower({
+      maxHeldReads: 0,
+      sweepIntervalMs: 1000,
+      onError: (error) => errors.push(error),
+    });
+    follower.add(created('pay_1'));
+    const run = drain(follower);
+    await polluted(
+      {
+        cursor: '999',
+        referenceId: 'order-evil',
+        startTs: '2020-01-01T00:00:00Z',
+        endTs: '2020-01-02T00:00:00Z',
+        network: 'eip155:1',
+        tokenSymbol: 'EVIL',
+      },
+      async () => {
+        await vi.advanceTimersByTimeAsync(100);
+        set('pay_1', 'processing');
+        await vi.advanceTimersByTimeAsync(1000);
+      },
+    );
+    const names = kinds('list').map((r) => [...new Set(r.url.searchParams.keys())].sort());
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    for (const list of names) {
+      expect(
+        list.filter((n) => !['merchantId', 'sortBy', 'sortDir', 'limit', 'startTs'].includes(n)),
+      ).toEqual([]);
+    }
+    for (const r of kinds('list'))
+      expect(r.url.searchParams.get('startTs')).not.toBe('2020-01-01T00:00:00Z');
+    expect(errors).toEqual([]);
+    expect(follower.closed).toBe(false);
+    expect(run.changes.map((c) => c.status)).toEqual(['processing']);
     follower.close();
     await run.done;
   });

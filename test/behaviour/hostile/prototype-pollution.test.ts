@@ -120,6 +120,30 @@ describe('a polluted Object.prototype changes nothing the SDK sends', () => {
     expect(good[0]?.url).toBe('/v1/merchants/payments');
   });
 
+  test('inherited list filters add nothing to partnerPayments.list, whose rest of the query read through the prototype', async () => {
+    good.length = 0;
+    const gateway = new MerchantGateway({ baseUrl: goodUrl, apiKey: API_KEY, maxRetries: 0 });
+    const pollution = {
+      cursor: 'cur_evil',
+      referenceId: 'order-evil',
+      startTs: '2020-01-01T00:00:00Z',
+      endTs: '2020-01-02T00:00:00Z',
+      network: 'eip155:1',
+      tokenSymbol: 'EVIL',
+      sortDir: 'asc',
+    };
+    await polluted(pollution, async () => {
+      // This server answers the partner list with a merchant, so the page is refused: what
+      // matters is the request.
+      await gateway.partnerPayments.list({ merchantId: 'mer_1', limit: 5 }).catch(() => undefined);
+      await gateway.partnerPayments.list().catch(() => undefined);
+    });
+    expect(good.map((seen) => seen.url)).toEqual([
+      '/v1/payments?merchantId=mer_1&limit=5',
+      '/v1/payments',
+    ]);
+  });
+
   test('an inherited key is never reported as a field of the call', async () => {
     const gateway = new MerchantGateway({ baseUrl: goodUrl, apiKey: API_KEY });
     const error = await polluted({ merchantId: 'mer_evil' }, () =>

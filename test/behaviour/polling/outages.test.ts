@@ -56,7 +56,7 @@ describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
     return clientOf(served.mock, proxy.url, { logger: seen.logger, logLevel: 'warn' });
   }
 
-  it('waitForFinal learns the cut from one 504 and reaches the final status', async () => {
+  it('waitForFinal learns the cut once a 504 repeats at the same length, and reaches the final status', async () => {
     const seen = observe();
     const gateway = behindProxy(seen);
     const payment = await createPayment(gateway, 'order-proxy-1');
@@ -66,22 +66,62 @@ describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
       onError: seen.onError,
     });
 
-    // The first held read asks for ~20 s, is cut at 2 s; later ones ask for less than it lasted.
+    // The first two held reads ask for ~20 s and are cut at 2 s: a cut that repeats at the same
+    // length is the proxy's, so later ones ask for less than it lasted.
     const reads = () => statusReads(served.mock, payment.paymentId);
-    await until(() => reads().filter((r) => heldFor(r) !== undefined).length >= 3);
+    await until(() => reads().filter((r) => heldFor(r) !== undefined).length >= 4);
     served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
     const result = await done;
 
     expect(result).toMatchObject({ status: 'succeeded', isFinal: true });
-    expect(proxy.cuts - cutsBefore).toBe(1);
-    expect(seen.errors).toHaveLength(1);
-    expect(seen.errors[0]).toBeInstanceOf(ServerError);
-    expect(seen.errors[0]).toMatchObject({ status: 504 });
-    expect(seen.warnings).toHaveLength(1);
+    expect(proxy.cuts - cutsBefore).toBe(2);
+    expect(seen.errors).toHaveLength(2);
+    for (const error of seen.errors) {
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).toMatchObject({ status: 504 });
+    }
+    expect(seen.warnings).toHaveLength(2);
     const held = reads().flatMap((r) => heldFor(r) ?? []);
     expect(held[0]).toBeGreaterThan(IDLE_MS);
-    for (const later of held.slice(1)) expect(later).toBeLessThan(IDLE_MS);
+    expect(held[1]).toBeGreaterThan(IDLE_MS);
+    for (const later of held.slice(2)) expect(later).toBeLessThan(IDLE_MS);
   }, 15_000);
+
+  it('raises the hold again once held reads of the learned length go through', async () => {
+    const own = await idleCuttingProxy(served.url, IDLE_MS);
+    try {
+      const seen = observe();
+      const gateway = clientOf(served.mock, own.url, { logger: seen.logger, logLevel: 'warn' });
+      const payment = await createPayment(gateway, 'order-proxy-raise');
+      const done = gateway.payments.waitForFinal(payment, {
+        timeoutMs: 30_000,
+        onError: seen.onError,
+      });
+      const held = () =>
+        statusReads(served.mock, payment.paymentId).flatMap((r) => heldFor(r) ?? []);
+
+      await until(() => own.cuts === 2);
+      // The proxy is gone (say, the app moved behind another): nothing is cut any more.
+      own.cutting = false;
+      await until(
+        () =>
+          held()
+            .slice(2)
+            .some((ms) => ms > IDLE_MS),
+        15_000,
+      );
+      served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+      await expect(done).resolves.toMatchObject({ status: 'succeeded' });
+
+      const later = held().slice(2);
+      // First the learned 1 s, then a longer hold once a few of those went through uncut.
+      expect(later[0]).toBeLessThan(IDLE_MS);
+      expect(Math.max(...later)).toBeGreaterThan(IDLE_MS);
+      expect(seen.errors).toHaveLength(2);
+    } finally {
+      await own.close();
+    }
+  }, 25_000);
 
   it('watch yields every status through the cuts and ends after the final one', async () => {
     const seen = observe();
@@ -90,7 +130,7 @@ describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
     const cutsBefore = proxy.cuts;
     const watched = collect(gateway.payments.watch(payment, { onError: seen.onError }));
 
-    await until(() => seen.errors.length === 1);
+    await until(() => seen.errors.length === 2);
     served.mock.setPaymentStatus(payment.paymentId, 'processing');
     await until(() => watched.statuses.length === 2);
     await sleep(1500); // a held read or two of the learned length, none cut
@@ -98,9 +138,9 @@ describe('behind a proxy that answers 504 to requests idle for 2 s', () => {
     await watched.done;
 
     expect(watched.statuses).toEqual(['requires_action', 'processing', 'succeeded']);
-    expect(proxy.cuts - cutsBefore).toBe(1);
-    expect(seen.errors).toHaveLength(1);
-    expect(seen.warnings).toHaveLength(1);
+    expect(proxy.cuts - cutsBefore).toBe(2);
+    expect(seen.errors).toHaveLength(2);
+    expect(seen.warnings).toHaveLength(2);
   }, 15_000);
 });
 
@@ -155,6 +195,31 @@ describe('while the service restarts on the same port', () => {
     for (const error of seen.errors) expect(error).toBeInstanceOf(ConnectionError);
     expect(seen.errors).toHaveLength(unanswered.count);
     expect(seen.warnings).toHaveLength(unanswered.count);
+  }, 15_000);
+
+  it('a held read dropped once by the restart, after lasting a while, leaves later holds as long', async () => {
+    const seen = observe();
+    const { gateway } = counting(seen);
+    const payment = await createPayment(gateway, 'order-restart-hold');
+    const done = gateway.payments.waitForFinal(payment, {
+      timeoutMs: 20_000,
+      onError: seen.onError,
+    });
+    const held = () => statusReads(served.mock, payment.paymentId).flatMap((r) => heldFor(r) ?? []);
+
+    // The service goes down 2.5 s into a held read: a crash, not a proxy's idle cut.
+    await until(() => held().length > 0);
+    await sleep(2500);
+    await served.stop();
+    await sleep(300);
+    await served.start();
+    await until(() => held().length >= 2);
+    served.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    await expect(done).resolves.toMatchObject({ status: 'succeeded' });
+
+    expect(seen.errors.length).toBeGreaterThanOrEqual(1);
+    // Still the time left (about 17 s), not less than the 2.5 s the dropped one lasted.
+    expect(held()[1]).toBeGreaterThan(10_000);
   }, 15_000);
 
   it('watch yields every status across a restart and ends after the final one', async () => {

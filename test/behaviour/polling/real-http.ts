@@ -60,13 +60,17 @@ export interface IdleProxy {
   url: string;
   /** How many requests it cut with a 504. */
   readonly cuts: number;
+  /** Whether requests that start from now on are cut when idle (true at first). */
+  cutting: boolean;
   close(): Promise<void>;
 }
 
 export async function idleCuttingProxy(upstream: string, idleMs: number): Promise<IdleProxy> {
   const target = new URL(upstream);
   let cuts = 0;
+  let cutting = true;
   const server = createServer((req, res) => {
+    const cutsThis = cutting;
     const out = forward({
       host: target.hostname,
       port: target.port,
@@ -81,10 +85,11 @@ export async function idleCuttingProxy(upstream: string, idleMs: number): Promis
       res.writeHead(504, { 'content-type': 'text/html' });
       res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
     };
-    let idle = setTimeout(cut, idleMs);
+    const arm = () => (cutsThis ? setTimeout(cut, idleMs) : undefined);
+    let idle = arm();
     const busy = () => {
       clearTimeout(idle);
-      idle = setTimeout(cut, idleMs);
+      idle = arm();
     };
     out.on('response', (answer) => {
       busy();
@@ -116,6 +121,12 @@ export async function idleCuttingProxy(upstream: string, idleMs: number): Promis
     url: `http://127.0.0.1:${port}`,
     get cuts() {
       return cuts;
+    },
+    get cutting() {
+      return cutting;
+    },
+    set cutting(value: boolean) {
+      cutting = value;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,28 +1,20 @@
-import type { ApiError } from './core/api-error';
+import type { ApiError } from '../core/api-error';
 import {
   type ConnectionError,
   PollTimeoutError,
   RequestValidationError,
   type ValidationIssue,
-} from './core/errors';
-import {
-  answeredEarly,
-  clampWait,
-  failureWaitMs,
-  type HoldLimit,
-  isTransient,
-  MAX_HOLD_MS,
-  pollHint,
-} from './core/follow-policy';
-import type { LevelLogger } from './core/logger';
-import { signalProblem } from './core/options';
-import { own } from './core/own';
-import type { Redactor } from './core/redact';
-import { onAbort, sleep, withJitter } from './core/retry';
-import { holdProcess } from './core/timers';
-import type { RequestOptions } from './core/transport';
-import type { PaymentStatusResult } from './schemas/payment-status';
-import { merchantIdProblem, type PaymentCreated } from './schemas/payments';
+} from '../core/errors';
+import { merchantIdIssue } from '../core/merchant-id';
+import { signalProblem } from '../core/options';
+import { own } from '../core/own';
+import { onAbort, sleep, withJitter } from '../core/retry';
+import { holdProcess, MAX_TIMER_MS } from '../core/timers';
+import type { PaymentStatusResult } from '../schemas/payment-status';
+import type { PaymentCreated } from '../schemas/payments';
+import { Backoff, readStatus, type ServiceHolds } from './held-read';
+import { clampWait, pollHint } from './policy';
+import type { FollowContext } from './reader';
 
 /**
  * A status result in a final status (`isFinal: true`): what `payments.waitForFinal` resolves. Not
@@ -79,37 +71,8 @@ export interface PollOptions {
   onError?: ((error: FollowReadError) => void) | undefined;
 }
 
-/**
- * Reads one payment status: merchant side when `merchantId` is set, else the gateway's;
- * immediate when `maxPollMs` is undefined, else held up to `maxPollMs` until the status changes.
- */
-export type ReadStatus = (
-  paymentId: string,
-  merchantId: string | undefined,
-  maxPollMs: number | undefined,
-  options: RequestOptions,
-) => PromiseLike<PaymentStatusResult>;
-
-/** What a follow needs from its client. */
-export interface FollowContext {
-  read: ReadStatus;
-  /**
-   * The merchant to read for when neither the call nor the payment names one; undefined when
-   * the client cannot read the merchant side (the app scheme) or knows no merchant.
-   */
-  merchantId: string | undefined;
-  /** False for the app scheme: it always reads the gateway's side. */
-  merchantSide: boolean;
-  /** The client's limit on held reads, lowered when an intermediary cuts one. */
-  holdLimit: HoldLimit;
-  logger: LevelLogger;
-  redactor: Redactor;
-}
-
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const DEFAULT_INTERVAL_MS = 1_000;
-// setTimeout fires at once past this, which would turn a long timeout into an immediate one.
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 interface Plan {
   paymentId: string;
@@ -154,17 +117,19 @@ function plan(
     onError,
     merchantId: optionMerchantId,
   } = options;
-  const optionProblem =
-    optionMerchantId === undefined ? undefined : merchantIdProblem(optionMerchantId);
-  if (optionProblem) issues.push({ field: 'merchantId', message: optionProblem });
+  const optionIssue =
+    optionMerchantId === undefined ? undefined : merchantIdIssue(optionMerchantId);
+  if (optionIssue) issues.push(optionIssue);
   const paymentMerchantId = payment.merchantId;
-  const paymentProblem =
-    paymentMerchantId === undefined ? undefined : merchantIdProblem(paymentMerchantId);
-  if (paymentProblem) issues.push({ field: 'paymentOrId.merchantId', message: paymentProblem });
-  if (!isPositive(timeoutMs, MAX_TIMEOUT_MS)) {
+  const paymentIssue =
+    paymentMerchantId === undefined
+      ? undefined
+      : merchantIdIssue(paymentMerchantId, 'paymentOrId.merchantId');
+  if (paymentIssue) issues.push(paymentIssue);
+  if (!isPositive(timeoutMs, MAX_TIMER_MS)) {
     issues.push({
       field: 'timeoutMs',
-      message: `must be a positive number of milliseconds, at most ${MAX_TIMEOUT_MS}`,
+      message: `must be a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
     });
   }
   if (!isPositive(intervalMs, Number.MAX_VALUE)) {
@@ -180,9 +145,8 @@ function plan(
   let merchantId = context.merchantSide ? (optionMerchantId ?? paymentMerchantId) : undefined;
   if (context.merchantSide && merchantId === undefined && context.merchantId !== undefined) {
     merchantId = context.merchantId;
-    const clientProblem = merchantIdProblem(merchantId);
-    if (clientProblem)
-      issues.push({ field: 'merchantId', message: `${clientProblem} (the client's)` });
+    const clientIssue = merchantIdIssue(merchantId, 'merchantId', "the client's");
+    if (clientIssue) issues.push(clientIssue);
   }
   // The same rule as every call's RequestOptions.signal.
   const badSignal = signalProblem(options.signal);
@@ -214,7 +178,7 @@ export async function* poll(
     pollInMs: hinted,
   } = plan(operation, paymentOrId, opts, context);
   const { signal: callerSignal, onUpdate, onError } = opts;
-  const { read, holdLimit, logger, redactor } = context;
+  const { logger, redactor } = context;
   callerSignal?.throwIfAborted();
 
   // One signal for the caller's abort and our deadline: it cuts waits short and aborts reads.
@@ -236,49 +200,43 @@ export async function* poll(
   let last: PaymentStatusResult | undefined;
   // The failure of the last read that completed, while no read has succeeded since.
   let failure: FollowReadError | undefined;
-  let failures = 0;
+  const backoff = new Backoff();
   let pollInMs = hinted;
   const pace = () => clampWait(pollInMs ?? intervalMs);
   // Believed until a held read comes back early without a change.
-  let serviceHolds = true;
+  const service: ServiceHolds = { holds: true };
   let nextHeld = false;
   try {
     let wait = 0;
     for (;;) {
       if (wait > 0) await sleep(wait, controller.signal);
-      const started = Date.now();
-      const maxPollMs: number | undefined =
-        nextHeld && serviceHolds
-          ? holdLimit.cap(Math.min(MAX_HOLD_MS, deadlineAt - started))
-          : undefined;
-      let result: PaymentStatusResult;
-      try {
-        // A held read is one attempt: a transport retry would ask for the same hold an
-        // intermediary has just cut, and hide how long the cut attempt lasted.
-        const requestOptions: RequestOptions =
-          maxPollMs === undefined
-            ? { signal: controller.signal }
-            : { signal: controller.signal, maxRetries: 0 };
-        result = await read(paymentId, merchantId, maxPollMs, requestOptions);
-      } catch (error) {
-        if (controller.signal.aborted || !isTransient(error)) throw error;
-        const failed = error as FollowReadError;
+      const holdFor = nextHeld ? deadlineAt - Date.now() : undefined;
+      const read = await readStatus(
+        context,
+        { paymentId, merchantId },
+        holdFor,
+        last,
+        service,
+        controller.signal,
+      );
+      if (!read.ok) {
+        if (!read.transient) throw read.error;
+        const failed = read.error as FollowReadError;
         failure = failed;
-        failures += 1;
-        if (maxPollMs !== undefined) holdLimit.failed(Date.now() - started);
-        wait = failureWaitMs(pace(), failures, failed);
+        wait = backoff.failed(pace(), failed);
         // After a failure nothing is known: read at once, then hold again.
         nextHeld = false;
         logger.log(
           'warn',
-          `${operation}: ${failed.message}; still following (failure ${failures} in a row), next read in ${wait} ms`,
-          { paymentId, failures, waitMs: wait },
+          `${operation}: ${failed.message}; still following (failure ${backoff.failures} in a row), next read in ${wait} ms`,
+          { paymentId, failures: backoff.failures, waitMs: wait },
         );
         onError?.(failed);
         continue;
       }
+      const { result, started, maxPollMs } = read;
       failure = undefined;
-      failures = 0;
+      backoff.succeeded();
       const changed = last !== undefined && result.status !== last.status;
       const first = last === undefined;
       last = result;
@@ -288,12 +246,9 @@ export async function* poll(
         yield result;
       }
       if (isFinal(result)) return result;
-      if (maxPollMs !== undefined && !changed && answeredEarly(Date.now() - started, maxPollMs)) {
-        serviceHolds = false;
-      }
       // An immediate read that saw nothing new is followed at once by a held one; otherwise the
       // next read is immediate, no sooner than one pace after this one started.
-      nextHeld = serviceHolds && maxPollMs === undefined && !changed;
+      nextHeld = service.holds && maxPollMs === undefined && !changed;
       // Jitter (never below the pace) keeps pollers started together from reading in lockstep.
       wait = nextHeld ? 0 : started + withJitter(pace()) - Date.now();
     }

@@ -1,22 +1,18 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors';
+import { merchantIdIssue, merchantIdOf } from '../core/merchant-id';
 import { signalProblem } from '../core/options';
 import { own } from '../core/own';
 import { pathIdProblem } from '../core/path';
-import type { ResourceContext } from '../resources/resource';
+import { MAX_TIMER_MS } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
-import { merchantIdProblem } from '../schemas/payments';
-import type { FollowerEngine } from './engine';
 import type {
   FollowedPayment,
-  PaymentFollower,
-  PaymentFollowerCheckpoint,
+  FollowerErrorInfo,
   PaymentFollowerCheckpointEntry,
   PaymentFollowerOptions,
-  PaymentStatusChange,
 } from './types';
 
 const OPERATION = 'payments.follower';
-const MAX_TIMER_MS = 2_147_483_647;
 /**
  * How much earlier than its `add` a `PaymentCreated` may have been created, by the service's clock:
  * a slow create, and the clocks of this host and the service disagreeing by a few minutes.
@@ -28,7 +24,9 @@ export interface FollowerSettings {
   maxHeldReads: number;
   sweepIntervalMs: number;
   timeoutMs: number;
-  onError: ((error: Error, paymentId: string | undefined) => void) | undefined;
+  onError:
+    | ((error: Error, paymentId: string | undefined, info: FollowerErrorInfo) => void)
+    | undefined;
   signal: AbortSignal | undefined;
 }
 
@@ -53,7 +51,7 @@ function isTime(value: unknown): value is number {
 
 /** Checks `add`'s input (throws `RequestValidationError` naming the field) and makes its seed. */
 export function seedOf(
-  context: ResourceContext,
+  clientMerchantId: string | undefined,
   payment: FollowedPayment,
   timeoutMs: number,
   now: number,
@@ -89,22 +87,16 @@ export function seedOf(
   const issues: ValidationIssue[] = [];
   const idIssue = pathIdProblem(paymentId);
   if (idIssue) issues.push({ field: 'paymentId', message: idIssue });
-  merchantId ??= context.merchantId;
-  if (merchantId === undefined) {
-    issues.push({
-      field: 'merchantId',
-      message: 'is required: pass merchantId with the payment or set it on the client',
-    });
-  } else {
-    const problem = merchantIdProblem(merchantId);
-    if (problem) issues.push({ field: 'merchantId', message: problem });
+  const merchant = merchantIdOf(merchantId, clientMerchantId, 'with the payment');
+  if (merchant.issue) issues.push(merchant.issue);
+  if (issues.length > 0 || merchant.merchantId === undefined) {
+    throw new RequestValidationError(operation, issues);
   }
-  if (issues.length > 0) throw new RequestValidationError(operation, issues);
   // Already final: there is no change left to report.
   if (known?.isFinal === true) return undefined;
   return {
     paymentId: paymentId as string,
-    merchantId: merchantId as string,
+    merchantId: merchant.merchantId,
     known,
     createdAt: undefined,
     notBefore: created ? now - CREATED_MARGIN_MS : undefined,
@@ -134,8 +126,8 @@ function checkpointSeeds(value: unknown, issues: ValidationIssue[]): Seed[] {
     const entry = own(raw) as Partial<Record<keyof PaymentFollowerCheckpointEntry, unknown>>;
     const idIssue = pathIdProblem(entry.paymentId);
     if (idIssue) issues.push({ field: `${at}.paymentId`, message: idIssue });
-    const merchantIssue = merchantIdProblem(entry.merchantId);
-    if (merchantIssue) issues.push({ field: `${at}.merchantId`, message: merchantIssue });
+    const merchantIssue = merchantIdIssue(entry.merchantId, `${at}.merchantId`);
+    if (merchantIssue) issues.push(merchantIssue);
     if (entry.status !== undefined && (typeof entry.status !== 'string' || entry.status === '')) {
       issues.push({ field: `${at}.status`, message: 'must be a non-empty string when present' });
     }
@@ -214,86 +206,4 @@ export function entryOf(seed: Seed, status: string | undefined): PaymentFollower
     ...(seed.notBefore === undefined ? {} : { notBefore: seed.notBefore }),
     deadlineAt: seed.deadlineAt,
   };
-}
-
-/**
- * The follower the client hands out. It checks its input at once, and loads the engine that reads
- * and sweeps with a dynamic `import()` on creation, so a browser bundle that never follows many
- * payments does not carry it (bundlers put it in a chunk of its own). Until the engine is there
- * (one module load), `add`, `remove`, `size` and `checkpoint` work on what was given so far.
- */
-export class LazyPaymentFollower implements PaymentFollower {
-  readonly #context: ResourceContext;
-  readonly #settings: FollowerSettings;
-  /** What is followed until the engine has loaded. */
-  readonly #seeds = new Map<string, Seed>();
-  readonly #engine: Promise<FollowerEngine>;
-  #loaded: FollowerEngine | undefined;
-  #closed = false;
-
-  constructor(context: ResourceContext, options: PaymentFollowerOptions | undefined) {
-    const { settings, seeds } = checkOptions(options);
-    this.#context = context;
-    this.#settings = settings;
-    for (const seed of seeds)
-      if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
-    this.#engine = import('./engine').then(({ FollowerEngine }) => {
-      const engine = new FollowerEngine(context, settings, [...this.#seeds.values()]);
-      this.#seeds.clear();
-      this.#loaded = engine;
-      if (this.#closed) engine.close();
-      return engine;
-    });
-    // A failed load is reported by the iterator; it must not be an unhandled rejection before.
-    this.#engine.catch(() => {});
-  }
-
-  add(payment: FollowedPayment): void {
-    const seed = seedOf(this.#context, payment, this.#settings.timeoutMs, Date.now());
-    if (seed === undefined || this.#closed) return;
-    if (this.#loaded) this.#loaded.add(seed);
-    else if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
-  }
-
-  remove(paymentId: string): void {
-    if (this.#loaded) this.#loaded.remove(paymentId);
-    else this.#seeds.delete(paymentId);
-  }
-
-  get size(): number {
-    return this.#loaded ? this.#loaded.size : this.#seeds.size;
-  }
-
-  get closed(): boolean {
-    return this.#loaded ? this.#loaded.closed : this.#closed;
-  }
-
-  checkpoint(): PaymentFollowerCheckpoint {
-    if (this.#loaded) return this.#loaded.checkpoint();
-    return {
-      version: 1,
-      payments: [...this.#seeds.values()].map((seed) => entryOf(seed, seed.known?.status)),
-    };
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#loaded?.close();
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<PaymentStatusChange> {
-    const engine = this.#engine;
-    let inner: AsyncIterator<PaymentStatusChange> | undefined;
-    return {
-      next: async () => {
-        inner ??= (await engine).iterator();
-        return inner.next();
-      },
-      // Leaving a for-await loop (break, return, throw) closes the follower, as it does a watch.
-      return: async () => {
-        this.close();
-        return { done: true, value: undefined };
-      },
-    };
-  }
 }

@@ -1,6 +1,6 @@
-import { ApiError, parseRetryAfter, RateLimitedError } from './api-error';
-import { ConnectionError } from './errors';
-import { isPermanent, withJitter } from './retry';
+import { ApiError, parseRetryAfter, RateLimitedError } from '../core/api-error';
+import { ConnectionError } from '../core/errors';
+import { isPermanent, withJitter } from '../core/retry';
 
 /** The longest wait between two reads of a follow, failures included. */
 export const MAX_FOLLOW_WAIT_MS = 30_000;
@@ -57,33 +57,4 @@ function askedWaitMs(error: unknown): number {
   // A 503 may carry Retry-After too (a service in maintenance, a proxy shedding load).
   if (error instanceof ApiError) return parseRetryAfter(new Headers(error.headers)) ?? 0;
   return 0;
-}
-
-/**
- * How long a held read may ask the service to hold, learned per client: a held read that failed
- * after lasting a while shows an intermediary (a proxy or load balancer) that cuts idle requests,
- * so every later held read asks for at least 1 s less than that one lasted, never below 1 s.
- */
-export class HoldLimit {
-  #limitMs: number;
-
-  constructor(maxMs: number) {
-    this.#limitMs = maxMs;
-  }
-
-  /** The `maxPollMs` to ask for when `wantedMs` would be asked otherwise. */
-  cap(wantedMs: number): number {
-    return Math.max(1, Math.min(wantedMs, this.#limitMs));
-  }
-
-  /** Records a held read that failed transiently after `lastedMs`; lowers the limit if it lasted long. */
-  failed(lastedMs: number): void {
-    if (lastedMs < MIN_HOLD_MS + 1_000) return;
-    this.#limitMs = Math.min(this.#limitMs, Math.max(MIN_HOLD_MS, Math.floor(lastedMs) - 1_000));
-  }
-
-  /** The current limit in milliseconds. */
-  get limitMs(): number {
-    return this.#limitMs;
-  }
 }

@@ -57,6 +57,17 @@ export interface PaymentFollowerCheckpoint {
   payments: PaymentFollowerCheckpointEntry[];
 }
 
+/** What `onError` is told besides the error and the payment id. */
+export interface FollowerErrorInfo {
+  /**
+   * True when the payment named has left the follower with this error: it timed out
+   * (`PollTimeoutError`) or its status read failed permanently (400, 403, 404, 409, a response
+   * that breaks the schema). False for a transient failure (the payment stays, read again after a
+   * backoff) and for a sweep's failure (`paymentId` undefined).
+   */
+  left: boolean;
+}
+
 /** Options of `payments.follower()`. */
 export interface PaymentFollowerOptions {
   /**
@@ -84,11 +95,22 @@ export interface PaymentFollowerOptions {
   /**
    * Called with every failure that does not end the follower: a read or sweep that failed
    * transiently (it is retried after a backoff), a payment that timed out (`PollTimeoutError`), or
-   * a payment whose status read failed permanently (e.g. `NotFoundError`; it leaves the
-   * follower). `paymentId` names the payment concerned, undefined for a sweep. An exception it
-   * throws is logged and ignored.
+   * a payment whose status read failed permanently (e.g. `NotFoundError`). `paymentId` names the
+   * payment concerned, undefined for a sweep. `info.left` says whether that payment has left the
+   * follower with this error (timed out, or a permanent answer): no change of it will be yielded,
+   * so settle the order yourself. An exception it throws is logged and ignored.
+   * @example
+   * ```ts
+   * const follower = gateway.payments.follower({
+   *   onError: (error, paymentId, { left }) => {
+   *     if (paymentId !== undefined && left) markOrderUnknown(paymentId, error);
+   *   },
+   * });
+   * ```
    */
-  onError?: ((error: Error, paymentId: string | undefined) => void) | undefined;
+  onError?:
+    | ((error: Error, paymentId: string | undefined, info: FollowerErrorInfo) => void)
+    | undefined;
   /** Aborting it closes the follower; the iterator then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** A `checkpoint()` of an earlier follower (this process or another): follows its payments on. */
@@ -110,6 +132,11 @@ export interface PaymentFollower extends AsyncIterable<PaymentStatusChange> {
   add(payment: FollowedPayment): void;
   /** Stops following a payment; changes of it not yet yielded are dropped. Unknown ids are ignored. */
   remove(paymentId: string): void;
+  /**
+   * Whether the payment is followed: added and not yet yielded as final, removed, timed out or
+   * dropped after a permanent failure (`onError` then said `left: true`).
+   */
+  has(paymentId: string): boolean;
   /** How many payments are followed: added and not yet yielded as final, removed or timed out. */
   readonly size: number;
   /**
