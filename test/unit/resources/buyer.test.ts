@@ -1,8 +1,11 @@
 import {
   ConnectionError,
   InvalidRequestError,
+  isBuildAction,
+  isWalletRpcAction,
   NotFoundError,
   type PaymentOptionsParams,
+  RateLimitedError,
   RequestValidationError,
   ResponseValidationError,
   ServerError,
@@ -237,6 +240,19 @@ describe('buyer.options', () => {
   });
 });
 
+describe('action guards', () => {
+  it('tell a wallet RPC action, a build action and an unknown one apart', () => {
+    const rpc = {
+      type: 'walletRpc',
+      data: { chain_id: 'eip155:1', method: 'm', params: [] },
+    } as const;
+    const build = { type: 'build', data: { data: 'd' } } as const;
+    const other = { type: 'redirect' };
+    expect([rpc, build, other].map(isWalletRpcAction)).toStrictEqual([true, false, false]);
+    expect([rpc, build, other].map(isBuildAction)).toStrictEqual([false, true, false]);
+  });
+});
+
 describe('buyer.fetchActions', () => {
   it('posts the option id and build data and returns the actions', async () => {
     const built = option(ADDRESS).actions;
@@ -339,6 +355,16 @@ describe('buyer.confirm', () => {
       status: 'processing',
     });
     expect(seen).toHaveLength(2);
+  });
+
+  it('says nothing of an unknown outcome when rate limiting outlasts the retries', async () => {
+    const seen = route('post', `${GATEWAY}/confirm`, () =>
+      HttpResponse.json({ code: 'rate_limited', message: 'slow down' }, { status: 429 }),
+    );
+    const error = await rejection(gateway({ maxRetries: 0 }).buyer.confirm(PAYMENT_ID, params));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as Error).message).not.toContain('buyer.status');
+    expect(seen).toHaveLength(1);
   });
 
   it('rejects a stale quote with the service code and no note about an unknown outcome', async () => {
