@@ -49,10 +49,8 @@ export type {
   PaymentOption,
   PaymentOptions,
   PaymentOptionsParams,
-  UnknownBuyerAction,
   WalletRpcAction,
   WalletRpcRequest,
-  WalletRpcResult,
 } from './schemas/buyer';
 export {
   BuildActionSchema,
@@ -67,13 +65,11 @@ export {
   GatewayCancellationSchema,
   isBuildAction,
   isWalletRpcAction,
-  OptionIdSchema,
   PaymentOptionSchema,
   PaymentOptionsParamsSchema,
   PaymentOptionsSchema,
   WalletRpcActionSchema,
   WalletRpcRequestSchema,
-  WalletRpcResultSchema,
 } from './schemas/buyer';
 export type {
   PaymentFailureCode,

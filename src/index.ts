@@ -73,10 +73,8 @@ export type {
   PaymentOption,
   PaymentOptions,
   PaymentOptionsParams,
-  UnknownBuyerAction,
   WalletRpcAction,
   WalletRpcRequest,
-  WalletRpcResult,
 } from './schemas/buyer';
 export {
   BuildActionSchema,
@@ -91,13 +89,11 @@ export {
   GatewayCancellationSchema,
   isBuildAction,
   isWalletRpcAction,
-  OptionIdSchema,
   PaymentOptionSchema,
   PaymentOptionsParamsSchema,
   PaymentOptionsSchema,
   WalletRpcActionSchema,
   WalletRpcRequestSchema,
-  WalletRpcResultSchema,
 } from './schemas/buyer';
 export type {
   LegacyPayment,
