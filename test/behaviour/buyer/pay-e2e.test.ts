@@ -34,7 +34,7 @@ async function openPayment(gateway: MerchantGateway, referenceId: string) {
   });
 }
 
-describe('gateway.buyer.pay against the mock', () => {
+describe('gateway.buyer.pay against the mock', { timeout: 20_000 }, () => {
   test('a viem account pays a USDC-on-Base payment, which then succeeds with the buyer recorded', async () => {
     const gateway = new MerchantGateway({ baseUrl: server.url, apiKey: mock.credentials.apiKey });
     const payment = await openPayment(gateway, 'e2e-pay-1');
