@@ -3,11 +3,7 @@ import { signalProblem } from '../core/options';
 import { own } from '../core/own';
 import { pathIdProblem } from '../core/path';
 import { PayError, type PayFailure } from '../core/pay-error';
-import {
-  DEFAULT_PAY_CHAINS,
-  OPTION_ID_LENGTH,
-  SIGN_TYPED_DATA_METHOD,
-} from '../rules/buyer-inputs';
+import { OPTION_ID_LENGTH, SIGN_TYPED_DATA_METHOD } from '../rules/buyer-inputs';
 import { chainOf } from '../rules/settlements';
 import { hasLengthWithin } from '../rules/text';
 import type {
@@ -80,6 +76,20 @@ interface BuyerSteps {
     options?: { signal?: AbortSignal | undefined },
   ): PromiseLike<PaymentStatusResult>;
 }
+
+/**
+ * The EVM chains `pay` offers an account on when no `chainId` is given: Ethereum, Optimism, BNB
+ * Smart Chain, Polygon, Base, Arbitrum One and Avalanche C-Chain, in that order.
+ */
+const DEFAULT_PAY_CHAINS = [
+  'eip155:1',
+  'eip155:10',
+  'eip155:56',
+  'eip155:137',
+  'eip155:8453',
+  'eip155:42161',
+  'eip155:43114',
+] as const;
 
 const OPERATION = 'buyer.pay';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
