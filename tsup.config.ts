@@ -59,6 +59,7 @@ export default defineConfig([
   // passes `baseUrl`, which TypeScript 6 flags as deprecated.
   {
     ...shared,
+    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
     format: ['esm', 'cjs'],
     dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0' } },
   },
@@ -66,6 +67,15 @@ export default defineConfig([
   // parts we use remain. Types still come from the zod dependency, and the exported schemas work
   // with a user's own zod (zod 4 keys its registry and instanceof checks on globalThis and traits).
   { ...shared, format: ['esm'], noExternal: ['zod'], external: ['ky', 'p-retry', 'msw'] },
+  // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
+  // would carry the partner's resources into a wallet's bundle.
+  {
+    ...shared,
+    entry: { buyer: 'src/buyer.ts' },
+    format: ['esm'],
+    noExternal: ['zod'],
+    external: ['ky', 'p-retry', 'msw'],
+  },
   // The main entry for Node's `import` (the "node" condition): the same code, ky loaded with the
   // first request. Its types are the main build's; the testing entries stay on the main build.
   {
@@ -79,6 +89,7 @@ export default defineConfig([
   },
   {
     ...shared,
+    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
     format: ['cjs'],
     // Node >= 22.12 can require() ky and p-retry, but esbuild's CJS interop (node mode, as our
     // package is "type": "module") then hands us their namespace as the default export, so

@@ -93,7 +93,10 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
   const sizeReport = runs[0]?.size?.report;
   const size =
     sizeReport !== undefined && existsSync(sizeReport)
-      ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as { gzipped: number })
+      ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as {
+          gzipped: number;
+          buyer?: { gzipped: number; target: number };
+        })
       : undefined;
   // Nothing of the table ran (`npm run bench -- following`, say): no table.
   if (size === undefined && rows.every((row) => row.at(-1) === 'not run')) return;
@@ -103,6 +106,15 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
     '',
     `≤ ${BUNDLE_TARGET_BYTES / 1024} KB`,
     size === undefined ? 'not run' : size.gzipped <= BUNDLE_TARGET_BYTES ? 'met' : 'NOT met',
+  ]);
+  // Issue 27's bound on merchant-gateway/buyer, a wallet's bundle (the target is in the report).
+  const buyer = size?.buyer;
+  rows.push([
+    'buyer entry bundle at import, min+gzip',
+    buyer === undefined ? '-' : `${(buyer.gzipped / 1024).toFixed(1)} KB`,
+    '',
+    buyer === undefined ? '≤ 20 KB' : `≤ ${buyer.target / 1024} KB`,
+    buyer === undefined ? 'not run' : buyer.gzipped <= buyer.target ? 'met' : 'NOT met',
   ]);
   table(
     'Issue 23, by wall time, from this run on each Node line (a "-": that part or that line did not run)',

@@ -105,6 +105,9 @@ const { createMockGateway } = require('merchant-gateway/testing');
     const amount = { unit: 'iso4217/USD', value: '100' };
     const created = await gateway.payments.create({ merchantId: mock.sample.merchantId, amount, referenceId: 'cjs-1' });
     if (mock.getPayment(created.paymentId)?.referenceId !== 'cjs-1') throw new Error('no payment');
+    const { BuyerClient } = require('merchant-gateway/buyer');
+    const view = await new BuyerClient({ baseUrl: server.url, apiKey: mock.credentials.apiKey }).get(created.paymentId);
+    if (typeof view.status !== 'string') throw new Error('the buyer entry read no status');
   } finally {
     await server.close();
   }
@@ -124,6 +127,13 @@ try {
     merchantId: mock.sample.merchantId, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'esm-1',
   })).paymentId);
   if (typeof view.status !== 'string') throw new Error('no status');
+  const { BuyerClient, PaymentOptionsSchema } = await import('merchant-gateway/buyer');
+  if (PaymentOptionsSchema === undefined) throw new Error('the buyer entry exports no schemas');
+  const buyer = new BuyerClient({ baseUrl: server.url, apiKey: mock.credentials.apiKey });
+  const cancelled = await gateway.payments.create({
+    merchantId: mock.sample.merchantId, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'esm-2',
+  });
+  if ((await buyer.get(cancelled.paymentId)).status !== 'requires_action') throw new Error('the buyer entry read no view');
 } finally {
   await server.close();
 }`;
@@ -217,9 +227,17 @@ const consumer = `import {
   RequestValidationError,
 } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
+import { BuyerClient, type PaymentOptions, PayError } from 'merchant-gateway/buyer';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 const gateway = new MerchantGateway({ baseUrl: 'https://gateway.example', apiKey: 'sk_test' });
+// The buyer entry: its client, closed types and errors resolve from the buyer declarations.
+const buyer = new BuyerClient({ baseUrl: 'https://gateway.example', appId: 'app', clientId: 'client' });
+export const options: Promise<PaymentOptions> = buyer.options('pay_1', { accounts: ['eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb'] });
+export const optionIds: Promise<string[]> = options.then((o) => o.options.map((option) => option.id));
+export const isPayError = (e: unknown): boolean => e instanceof PayError;
+// @ts-expect-error a misspelt buyer result field does not compile
+export const misspeltOption = options.then((o) => o.option);
 export const created: Promise<PaymentCreated> = gateway.payments.create({
   merchantId: 'm_1',
   amount: { unit: 'iso4217/USD', value: '100' },
@@ -244,11 +262,18 @@ export const misspelt = payment.gatewayURL;
 `;
 const mainOnly = consumer
   .replace(/import \{ createMockGateway \}[^\n]*\n/, '')
+  .replace(/import \{ BuyerClient[^\n]*\n/, '')
+  .replace(/\/\/ The buyer entry:[\s\S]*?o\.option\);\n/, '')
   .replace(/export const mock[\s\S]*?= false;\n/, '');
 const testingOnly = `import { createMockGateway } from 'merchant-gateway/testing';
 type IsAny<T> = 0 extends 1 & T ? true : false;
 export const mock = createMockGateway();
 export const handlersTyped: IsAny<(typeof mock.handlers)[number]> = false;
+`;
+
+const buyerOnly = `import { BuyerClient, type PaymentOptions } from 'merchant-gateway/buyer';
+const buyer = new BuyerClient({ baseUrl: 'https://gateway.example', appId: 'app', clientId: 'client' });
+export const options: Promise<PaymentOptions> = buyer.options('pay_1', { accounts: ['eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb'] });
 `;
 
 const resolutions = [
@@ -289,6 +314,7 @@ async function typeMatrix(app) {
   writeFileSync(join(app, 'consumer-cjs.cts'), consumer);
   writeFileSync(join(app, 'main-node10.ts'), mainOnly);
   writeFileSync(join(app, 'testing-node10.ts'), testingOnly);
+  writeFileSync(join(app, 'buyer-node10.ts'), buyerOnly);
   const base = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'] };
   const jobs = [];
   const compile = (row, column, ts, name, options, files) => {
@@ -313,6 +339,7 @@ async function typeMatrix(app) {
     if (ts.version.startsWith('7')) {
       row.node10 = { skip: 'n/a in TS 7' };
       row['node10 testing'] = { skip: 'n/a in TS 7' };
+      row['node10 buyer'] = { skip: 'n/a in TS 7' };
     } else {
       const options = {
         module: 'commonjs',
@@ -321,6 +348,7 @@ async function typeMatrix(app) {
       };
       compile(row, 'node10', ts, 'node10-main', options, ['main-node10.ts']);
       compile(row, 'node10 testing', ts, 'node10-testing', options, ['testing-node10.ts']);
+      compile(row, 'node10 buyer', ts, 'node10-buyer', options, ['buyer-node10.ts']);
     }
     rows.push(row);
   }
@@ -334,7 +362,7 @@ async function typeMatrix(app) {
 }
 
 function printMatrix(rows) {
-  const columns = [...resolutions.map((r) => r.name), 'node10', 'node10 testing'];
+  const columns = [...resolutions.map((r) => r.name), 'node10', 'node10 testing', 'node10 buyer'];
   const cell = (result) =>
     !result
       ? '—'

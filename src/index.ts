@@ -38,6 +38,8 @@ export {
 export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
+export type { PayFailure } from './core/pay-error';
+export { PayError } from './core/pay-error';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {
@@ -49,12 +51,51 @@ export type {
   PaymentFollowerOptions,
   PaymentStatusChange,
 } from './follow/types';
+export type { Buyer } from './resources/buyer';
+export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
 export type { LegacyPayments } from './resources/legacy-payments';
 export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';
 export type { Payments } from './resources/payments';
 export type { Refunds } from './resources/refunds';
 export type { Settlements } from './resources/settlements';
+export type {
+  BuildAction,
+  BuildPayload,
+  BuyerAction,
+  BuyerPollParams,
+  CollectData,
+  CollectDataField,
+  CollectDataFieldType,
+  ConfirmPaymentParams,
+  FetchActionsParams,
+  FetchActionsResult,
+  GatewayCancellation,
+  PaymentOption,
+  PaymentOptions,
+  PaymentOptionsParams,
+  WalletRpcAction,
+  WalletRpcRequest,
+} from './schemas/buyer';
+export {
+  BuildActionSchema,
+  BuildPayloadSchema,
+  BuyerActionSchema,
+  BuyerPollParamsSchema,
+  CollectDataFieldSchema,
+  CollectDataSchema,
+  ConfirmPaymentParamsSchema,
+  FetchActionsParamsSchema,
+  FetchActionsResultSchema,
+  GatewayCancellationSchema,
+  isBuildAction,
+  isWalletRpcAction,
+  PaymentOptionSchema,
+  PaymentOptionsParamsSchema,
+  PaymentOptionsSchema,
+  WalletRpcActionSchema,
+  WalletRpcRequestSchema,
+} from './schemas/buyer';
 export type {
   LegacyPayment,
   LegacyPaymentListParams,

@@ -105,6 +105,8 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
   recoverAfterUnknownOutcome?: ((error: ApiError) => T | undefined) | undefined;
   /** Added to the attempt timeout: a held (long-polling) read may rightly take this long. */
   extraTimeoutMs?: number | undefined;
+  /** A POST that changes nothing (a quote, a build): retried after an unknown outcome like a GET. */
+  readOnly?: boolean | undefined;
 }
 
 /** Headers only the SDK sets: a custom header or a hook never changes them. */
@@ -527,6 +529,7 @@ export class Transport {
     // unless the call can tell from a retry's answer that an earlier attempt acted.
     const repeatable =
       method !== 'POST' ||
+      spec.readOnly === true ||
       idempotencyKey !== undefined ||
       spec.recoverAfterUnknownOutcome !== undefined;
     const signal = options?.signal;
@@ -709,7 +712,7 @@ export class Transport {
         body: this.config.redactor.value(body, MAX_VALUE_DEPTH),
         status: response.status,
         requestId,
-        changesState: spec.method !== 'GET',
+        changesState: spec.method !== 'GET' && spec.readOnly !== true,
         idempotencyKey,
       });
     let json: unknown;

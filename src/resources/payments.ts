@@ -2,7 +2,6 @@ import type { ApiPromise } from '../core/api-promise';
 import { RequestValidationError } from '../core/errors';
 import { resolveMerchantId } from '../core/merchant-id';
 import type { PagePromise } from '../core/page-promise';
-import { path } from '../core/path';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import { LazyPaymentFollower } from '../follow/follower';
@@ -28,9 +27,9 @@ import {
   type PaymentCreateParams,
   PaymentCreateParamsSchema,
   type PaymentView,
-  PaymentViewSchema,
 } from '../schemas/payments';
 import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
+import { paymentView } from './buyer';
 import {
   cancelPayment,
   checkedPaymentStatus,
@@ -123,20 +122,11 @@ export class Payments {
 
   /**
    * Reads a payment through the buyer-facing gateway view.
+   * @deprecated Use gateway.buyer.get: the buyer-facing view belongs with the buyer's calls.
    * @throws {NotFoundError} when the payment does not exist.
    */
   get(paymentId: string, options?: RequestOptions): ApiPromise<PaymentView> {
-    return this.#context.transport.request(() => {
-      const operation = 'payments.get';
-      return {
-        operation,
-        method: 'GET',
-        path: path(operation, '/v1/gateway/payment/{paymentId}', { paymentId }),
-        response: PaymentViewSchema,
-        select: (view) => view,
-        options,
-      };
-    });
+    return paymentView(this.#context, 'payments.get', paymentId, options);
   }
 
   /**

@@ -26,6 +26,58 @@ const fees = {
 };
 const paymentInformation = { txId: '0xab', optionAmount: paymentView.amount };
 
+const walletRpcRequest = {
+  chain_id: 'eip155:8453',
+  method: 'eth_signTypedData_v4',
+  params: [PAYOUT_ACCOUNT.split(':')[2], '{"domain":{}}'],
+};
+const walletRpcAction = { type: 'walletRpc', data: walletRpcRequest };
+const buildAction = { type: 'build', data: { data: 'opaque' } };
+const collectData = {
+  url: 'https://collect.example/ic/pay_1',
+  schema: { type: 'object' },
+  fields: [{ id: 'fullName', name: 'Full name', required: true, type: 'text' }],
+};
+const paymentOption = {
+  id: 'opt_1',
+  account: PAYOUT_ACCOUNT,
+  amount: paymentView.amount,
+  etaS: 5,
+  actions: [walletRpcAction, buildAction],
+  expiresAt: 1_900_000_300,
+  collectData: null,
+};
+const buyerSamples: Record<string, unknown> = {
+  WalletRpcRequestSchema: walletRpcRequest,
+  WalletRpcActionSchema: walletRpcAction,
+  BuildPayloadSchema: buildAction.data,
+  BuildActionSchema: buildAction,
+  BuyerActionSchema: { type: 'redirect', data: { url: 'https://wallet.example' } },
+  CollectDataFieldSchema: collectData.fields[0],
+  CollectDataSchema: collectData,
+  PaymentOptionSchema: paymentOption,
+  PaymentOptionsSchema: { options: [paymentOption], info: paymentView, collectData: null },
+  FetchActionsResultSchema: { actions: [walletRpcAction] },
+  GatewayCancellationSchema: {
+    paymentId: 'pay_1',
+    status: 'cancelled',
+    cancelledReason: 'cancelled_by_user',
+    cancelledAt: '2026-02-18T09:30:12Z',
+  },
+  PaymentOptionsParamsSchema: {
+    accounts: [PAYOUT_ACCOUNT],
+    refresh: null,
+    includePaymentInfo: true,
+  },
+  FetchActionsParamsSchema: { optionId: 'opt_1', data: 'opaque' },
+  ConfirmPaymentParamsSchema: {
+    optionId: 'opt_1',
+    results: [{ type: 'walletRpc', data: ['0xab'] }],
+    collectedData: { fields: [{ id: 'fullName', value: 'Ada' }] },
+  },
+  BuyerPollParamsSchema: { maxPollMs: 30_000 },
+};
+
 /** A valid value for every `…Schema` the public entry exports. */
 const samples: Record<string, unknown> = {
   MerchantSchema: createdMerchant,
@@ -113,6 +165,8 @@ const samples: Record<string, unknown> = {
   RevenueSchema: stats.totalRevenue[0],
   MerchantPaymentsStatsSchema: stats,
   LegacyPaymentsStatsSchema: legacyStats,
+  // The buyer's side (the Gateway API).
+  ...buyerSamples,
 };
 
 /** The exported schemas of responses: every one keeps fields the service adds. */
@@ -150,6 +204,17 @@ const responseSchemas = [
   'MerchantDeletionSchema',
   'SettlementListSchema',
   'CryptoSettlementDeletionSchema',
+  'WalletRpcRequestSchema',
+  'WalletRpcActionSchema',
+  'BuildPayloadSchema',
+  'BuildActionSchema',
+  'BuyerActionSchema',
+  'CollectDataFieldSchema',
+  'CollectDataSchema',
+  'PaymentOptionSchema',
+  'PaymentOptionsSchema',
+  'FetchActionsResultSchema',
+  'GatewayCancellationSchema',
 ];
 
 /** Exported types that are not a wire shape of their own, each with the schema field it types. */
@@ -160,6 +225,7 @@ const fieldTypes = [
   'KnownPaymentStatus',
   'ListPaymentStatus',
   'PaymentFailureCode',
+  'CollectDataFieldType',
 ];
 
 const exported = sdk as unknown as Record<string, unknown>;

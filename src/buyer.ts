@@ -1,0 +1,100 @@
+/**
+ * merchant-gateway/buyer: the buyer's calls alone (the Gateway API), for wallets, web checkouts
+ * and PSPs' checkout backends: the client, its types, schemas and errors.
+ * @packageDocumentation
+ */
+
+export type { BuyerClientOptions } from './buyer-client';
+export { BuyerClient } from './buyer-client';
+export type { ErrorCode, KnownErrorCode } from './core/api-error';
+export {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+} from './core/api-error';
+export type { WithResponse } from './core/api-promise';
+export { ApiPromise } from './core/api-promise';
+export type { ValidationIssue } from './core/errors';
+export {
+  ConfigurationError,
+  ConnectionError,
+  MerchantGatewayError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+} from './core/errors';
+export type { LogData, Logger, LogLevel } from './core/logger';
+export type { PayFailure } from './core/pay-error';
+export { PayError } from './core/pay-error';
+export type { RequestHooks, RequestOptions } from './core/transport';
+export type { Buyer } from './resources/buyer';
+export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
+export type {
+  BuildAction,
+  BuildPayload,
+  BuyerAction,
+  BuyerPollParams,
+  CollectData,
+  CollectDataField,
+  CollectDataFieldType,
+  ConfirmPaymentParams,
+  FetchActionsParams,
+  FetchActionsResult,
+  GatewayCancellation,
+  PaymentOption,
+  PaymentOptions,
+  PaymentOptionsParams,
+  WalletRpcAction,
+  WalletRpcRequest,
+} from './schemas/buyer';
+export {
+  BuildActionSchema,
+  BuildPayloadSchema,
+  BuyerActionSchema,
+  BuyerPollParamsSchema,
+  CollectDataFieldSchema,
+  CollectDataSchema,
+  ConfirmPaymentParamsSchema,
+  FetchActionsParamsSchema,
+  FetchActionsResultSchema,
+  GatewayCancellationSchema,
+  isBuildAction,
+  isWalletRpcAction,
+  PaymentOptionSchema,
+  PaymentOptionsParamsSchema,
+  PaymentOptionsSchema,
+  WalletRpcActionSchema,
+  WalletRpcRequestSchema,
+} from './schemas/buyer';
+export type {
+  PaymentFailureCode,
+  PaymentInformation,
+  PaymentStatusResult,
+} from './schemas/payment-status';
+export {
+  PaymentInformationSchema,
+  PaymentStatusResultSchema,
+} from './schemas/payment-status';
+export type {
+  Amount,
+  AmountDisplay,
+  KnownPaymentStatus,
+  PaymentBuyer,
+  PaymentStatus,
+  PaymentView,
+  PaymentViewMerchant,
+} from './schemas/payments';
+export {
+  AmountDisplaySchema,
+  AmountSchema,
+  FINAL_PAYMENT_STATUSES,
+  PaymentBuyerSchema,
+  PaymentViewMerchantSchema,
+  PaymentViewSchema,
+} from './schemas/payments';
+export { VERSION } from './version';

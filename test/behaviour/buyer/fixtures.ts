@@ -1,0 +1,108 @@
+// Bodies of the Gateway API in the published contract's shapes (2026-02-18), for the buyer's tests.
+import { viewBody } from '../../support';
+
+export const PAYMENT_ID = 'pay_buyer1';
+export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const MERCHANT_DESTINATION = '0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
+
+export const tokenAmount = {
+  unit: `caip19/${USDC_BASE}`,
+  value: '1250000',
+  display: {
+    assetSymbol: 'USDC',
+    assetName: 'USD Coin',
+    decimals: 6,
+    iconUrl: 'https://assets.example/usdc.png',
+    networkIconUrl: null,
+    networkName: 'Base',
+  },
+};
+
+/** The JSON the service puts in an `eth_signTypedData_v4` action: EIP-3009 for USDC on Base. */
+export function receiveWithAuthorization(from: string, chainIdHex = '0x2105'): string {
+  return JSON.stringify({
+    domain: {
+      name: 'USD Coin',
+      version: '2',
+      chainId: chainIdHex,
+      verifyingContract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    },
+    types: {
+      EIP712Domain: [
+        { type: 'string', name: 'name' },
+        { type: 'string', name: 'version' },
+        { type: 'uint256', name: 'chainId' },
+        { type: 'address', name: 'verifyingContract' },
+      ],
+      ReceiveWithAuthorization: [
+        { type: 'address', name: 'from' },
+        { type: 'address', name: 'to' },
+        { type: 'uint256', name: 'value' },
+        { type: 'uint256', name: 'validAfter' },
+        { type: 'uint256', name: 'validBefore' },
+        { type: 'bytes32', name: 'nonce' },
+      ],
+    },
+    primaryType: 'ReceiveWithAuthorization',
+    message: {
+      from,
+      to: MERCHANT_DESTINATION,
+      value: '0x1312d0',
+      validAfter: '0x0',
+      validBefore: '0x77359400',
+      nonce: `0x${'ab'.repeat(32)}`,
+    },
+  });
+}
+
+export function signAction(address: string, method = 'eth_signTypedData_v4') {
+  return {
+    type: 'walletRpc',
+    data: {
+      chain_id: 'eip155:8453',
+      method,
+      params: [address, receiveWithAuthorization(address)],
+    },
+  };
+}
+
+export function option(
+  address: string,
+  {
+    id = 'opt_usdc_base',
+    chain = 'eip155:8453',
+    actions = [signAction(address)] as unknown[],
+  }: { id?: string; chain?: string; actions?: unknown[] } = {},
+) {
+  return {
+    id,
+    account: `${chain}:${address}`,
+    amount: tokenAmount,
+    etaS: 5,
+    expiresAt: 1_900_000_300,
+    collectData: null,
+    actions,
+  };
+}
+
+export function optionsBody(options: unknown[], extra: Record<string, unknown> = {}) {
+  return { options, info: null, collectData: null, ...extra };
+}
+
+export const processing = { status: 'processing', isFinal: false, pollInMs: 1000, info: null };
+
+export const succeeded = {
+  status: 'succeeded',
+  isFinal: true,
+  pollInMs: null,
+  info: { txId: `0x${'cd'.repeat(32)}`, optionAmount: tokenAmount },
+};
+
+export const cancellation = {
+  paymentId: PAYMENT_ID,
+  status: 'cancelled',
+  cancelledReason: 'cancelled_by_user',
+  cancelledAt: '2026-02-18T10:30:00Z',
+};
+
+export { viewBody };
