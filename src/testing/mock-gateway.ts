@@ -1,12 +1,14 @@
 import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
+import { MockPayError } from './pay-error';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
 import { AutoAdvance } from './service/auto-advance';
 import { checkoutOf } from './service/checkout';
 import { checkFault } from './service/fault-responses';
 import { merchantJson, settlementsJson } from './service/merchants';
+import { MOCK_WALLET, mockAccount, payAs } from './service/mock-buyer';
 import { refundedAt } from './service/payment-actions';
-import { isNetworkError } from './service/responses';
+import { isNetworkError, ServiceError } from './service/responses';
 import { handle } from './service/router';
 import { notifyStatusChange } from './service/status-polling';
 import {
@@ -114,6 +116,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     viewPollHints: options.viewPollHints ?? false,
     holdStatusReads: options.holdStatusReads ?? true,
     requestLogSize: requestLogSize(options.requestLogSize),
+    quoteWindowMs: quoteWindowMs(options.quoteWindowMs),
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -199,6 +202,16 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       checkFault(fault);
       store.faults.push({ options: { ...fault }, remaining: fault.times ?? 1 });
     },
+    async pay(paymentId, payOptions = {}) {
+      const account = payOptions.account ?? (await mockAccount(store));
+      try {
+        return await payAs(store, paymentId, account, MOCK_WALLET, payOptions.chainId);
+      } catch (error) {
+        if (error instanceof ServiceError)
+          throw new MockPayError(error.status, error.code, error.message);
+        throw error;
+      }
+    },
     setMerchantStatus(merchantId, status) {
       const merchant = store.merchants.get(merchantId);
       if (!merchant) throw new Error(`Mock gateway has no merchant ${merchantId}`);
@@ -225,6 +238,20 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
   autoAdvance.start();
   return mock;
+}
+
+/** The longest quote the service gives: five minutes. */
+const MAX_QUOTE_WINDOW_MS = 300_000;
+
+/** The quote window: 1 ms to five minutes, five minutes when not given. */
+function quoteWindowMs(ms: number | undefined): number {
+  if (ms === undefined) return MAX_QUOTE_WINDOW_MS;
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > MAX_QUOTE_WINDOW_MS) {
+    throw new RangeError(
+      `quoteWindowMs must be a whole number from 1 to ${MAX_QUOTE_WINDOW_MS}, got ${ms}`,
+    );
+  }
+  return ms;
 }
 
 /** The size of the request log: a whole number, 1,000 when not given. */
