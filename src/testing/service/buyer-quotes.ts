@@ -4,7 +4,13 @@
  * cancellations), so `reset()` forgets them with the payments.
  */
 import { chainOf } from '../../rules/settlements';
-import { DEFAULT_TOKEN, fiatToToken, findToken, type Token } from '../state/catalog';
+import {
+  DEFAULT_TOKEN,
+  type Eip712Facts,
+  fiatToToken,
+  findToken,
+  type Token,
+} from '../state/catalog';
 import { type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
 import type { TypedDataJson } from './buyer-crypto';
@@ -23,6 +29,8 @@ export interface Quote {
   /** Its address. */
   address: `0x${string}`;
   token: Token;
+  /** How the token is signed for, and its EIP-712 domain. */
+  facts: Eip712Facts;
   /** The settlement destination's address, on the token's chain. */
   destination: `0x${string}`;
   /** Amount in the token's smallest unit. */
@@ -44,18 +52,21 @@ export function findQuote(payment: PaymentRecord, optionId: string): Quote | und
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const isAddress = (value: string): value is `0x${string}` => ADDRESS.test(value);
 
+type Payable = [Token, Eip712Facts, `0x${string}`];
+
 /**
- * The settlements a payment's merchant is paid through, as `[token, destination]`: its crypto
- * settlements in an ERC-20 of the catalog; for a merchant with none, the catalog's default token
- * (USDC on Base) to {@link MOCK_TREASURY}, so a merchant that never registered one can be paid.
+ * The settlements a payment's merchant is paid through, as `[token, facts, destination]`: its
+ * crypto settlements in an ERC-20 of the catalog; for a merchant with none, the catalog's default
+ * token (USDC on Base) to {@link MOCK_TREASURY}, so a merchant that never registered one can be paid.
  */
-function payableSettlements(store: Store, payment: PaymentRecord): [Token, `0x${string}`][] {
+function payableSettlements(store: Store, payment: PaymentRecord): Payable[] {
   const crypto = store.merchants.get(payment.merchantId)?.crypto ?? [];
-  if (crypto.length === 0) return [[DEFAULT_TOKEN, MOCK_TREASURY]];
-  return crypto.flatMap((settlement): [Token, `0x${string}`][] => {
+  const settlements =
+    crypto.length === 0 ? [{ asset: DEFAULT_TOKEN.asset, destination: MOCK_TREASURY }] : crypto;
+  return settlements.flatMap((settlement): Payable[] => {
     const token = findToken(settlement.asset);
     const destination = settlement.destination.split(':').at(-1) ?? '';
-    return token?.eip712 && isAddress(destination) ? [[token, destination]] : [];
+    return token?.eip712 && isAddress(destination) ? [[token, token.eip712, destination]] : [];
   });
 }
 
@@ -81,7 +92,7 @@ export function quoteOptions(
   for (const account of accounts) {
     const address = account.split(':')[2] ?? '';
     if (!account.startsWith('eip155:') || !isAddress(address)) continue;
-    for (const [token, destination] of settlements) {
+    for (const [token, facts, destination] of settlements) {
       if (token.network.id !== chainOf(account)) continue;
       const id = store.rng.id('opt');
       made.push({
@@ -89,11 +100,12 @@ export function quoteOptions(
         account,
         address,
         token,
+        facts,
         destination,
         value: fiatToToken(payment.fiatMinor, payment.currency, token),
         expiresAtMs,
         nonce: store.rng.hex(64) as `0x${string}`,
-        ...(token.eip712?.scheme === 'eip2612' ? { build: `eip2612-permit:${id}` } : {}),
+        ...(facts.scheme === 'eip2612' ? { build: `eip2612-permit:${id}` } : {}),
       });
     }
   }
@@ -128,8 +140,7 @@ const DOMAIN_TYPES = [
  * strings, as the contract's example writes them.
  */
 export function typedDataOf(quote: Quote): TypedDataJson {
-  const { token } = quote;
-  const facts = token.eip712 ?? { name: token.name, version: '1', scheme: 'eip3009' };
+  const { token, facts } = quote;
   const domain = {
     name: facts.name,
     version: facts.version,

@@ -113,6 +113,27 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     );
   });
 
+  it('answers Pay with 409 and the page when the merchant can be paid on no chain the mock knows', async () => {
+    const settled = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
+      method: 'POST',
+      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
+      body: {
+        settlements: [
+          {
+            asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+            destination: 'eip155:137:0x1111111111111111111111111111111111111111',
+          },
+        ],
+      },
+    });
+    expect(settled.status).toBe(201);
+    const payment = await open();
+    const res = await act(payment.gatewayUrl, 'pay');
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain('Nothing changed: Payment');
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('requires_action');
+  });
+
   it.each([
     ['another origin', { Origin: 'https://evil.example' }],
     ['another port of this host', { Origin: 'http://127.0.0.1:1' }],

@@ -136,6 +136,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
       onBase,
       onEthereum,
       `eip155:10:${buyer.address}`,
+      'eip155:8453:0xabc',
       'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv',
     ]);
     expect(res.body.options.map((o) => [o.account, o.amount.unit, o.amount.value])).toEqual([
@@ -156,6 +157,68 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     });
     const { body } = await options(created.body.paymentId, [onBase]);
     expect(body.options[0]?.expiresAt).toBe(expiresAt);
+  });
+
+  it('quotes nothing for settlements outside the catalog or to a destination that is no address', async () => {
+    const res = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
+      method: 'POST',
+      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
+      body: {
+        settlements: [
+          {
+            asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+            destination: `eip155:137:${SHOP_BASE}`,
+          },
+          { asset: USDC_BASE, destination: 'eip155:8453:treasury' },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const id = await createPayment();
+    const quoted = await options(id, [onBase, `eip155:137:${buyer.address}`]);
+    expect(quoted.body.options).toEqual([]);
+  });
+
+  it('keeps a payment’s last 64 quotes: an older option is unknown to confirm', async () => {
+    const id = await createPayment();
+    const [first, action] = await usdcOption(id);
+    for (let i = 0; i < 64; i++) await options(id, [onBase]);
+    const res = await confirm(id, { optionId: first.id, results: [await signed(action)] });
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_params']);
+  });
+
+  it('refuses a malformed refresh or collectedData with 400 params_validation', async () => {
+    const id = await createPayment();
+    const refresh = await h.call<ErrorBody>(
+      `/v1/gateway/payment/${id}/options?includePaymentInfo=false`,
+      {
+        method: 'POST',
+        headers: h.auth,
+        body: { accounts: [onBase], refresh: 'opt_1' },
+      },
+    );
+    expect([refresh.status, refresh.body.issues?.[0]?.field]).toEqual([400, 'refresh']);
+    const collected = await confirm(id, { optionId: 'opt_1', results: [], collectedData: 'x' });
+    expect([collected.status, collected.body.issues?.[0]?.field]).toEqual([400, 'collectedData']);
+  });
+
+  it('records the confirm’s Sdk-Name as the wallet, else Wallet', async () => {
+    const id = await createPayment();
+    const [option, action] = await usdcOption(id);
+    await h.call(`/v1/gateway/payment/${id}/confirm`, {
+      method: 'POST',
+      headers: { ...h.auth, 'Sdk-Name': 'acme-wallet' },
+      body: { optionId: option.id, results: [await signed(action)] },
+    });
+    const view = await h.call<{ buyer: { accountProviderName: string } }>(
+      `/v1/gateway/payment/${id}`,
+      { headers: h.auth },
+    );
+    expect(view.body.buyer.accountProviderName).toBe('acme-wallet');
+    const other = await createPayment();
+    const [next, nextAction] = await usdcOption(other);
+    await confirm(other, { optionId: next.id, results: [await signed(nextAction)] });
+    expect(h.mock.getPayment(other)?.buyer?.walletName).toBe('Wallet');
   });
 
   it('answers options: [] for accounts on other chains, and for a payment no longer open', async () => {

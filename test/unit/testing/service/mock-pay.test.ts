@@ -66,6 +66,36 @@ describe('mock.pay', () => {
     expect(mock.getPayment(id)?.status).toBe('requires_action');
   });
 
+  it('passes on an error of the account’s own signer untouched, leaving the payment open', async () => {
+    const id = await createPayment();
+    const broken = {
+      address: privateKeyToAccount(generatePrivateKey()).address,
+      signTypedData: () => Promise.reject(new Error('hardware wallet unplugged')),
+    };
+    await expect(mock.pay(id, { account: broken })).rejects.toThrow('hardware wallet unplugged');
+    expect(mock.getPayment(id)?.status).toBe('requires_action');
+  });
+
+  it('a reset while a confirm is being checked leaves the new state alone', async () => {
+    const id = await createPayment();
+    const account = privateKeyToAccount(generatePrivateKey());
+    const paying = mock.pay(id, {
+      account: {
+        address: account.address,
+        signTypedData: async (typedData) => {
+          const signature = await account.signTypedData(typedData as never);
+          mock.reset(); // the record being paid is replaced before the confirm checks it
+          return signature;
+        },
+      },
+    });
+    await expect(paying).rejects.toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringContaining('reset while confirming'),
+    });
+    expect(mock.getPayment(id)).toBeUndefined();
+  });
+
   it.each([0, -1, 1.5, 300_001])('refuses quoteWindowMs %s with a RangeError', (quoteWindowMs) => {
     expect(() => createMockGateway({ quoteWindowMs })).toThrow(RangeError);
   });
