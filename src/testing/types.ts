@@ -168,9 +168,10 @@ export interface FailNextOptions {
   /**
    * `code` of the JSON error body. @default a code the matched operation's contract names for the
    * status, so the fault looks like the service's own: 400 → 'params_validation', 401 →
-   * 'invalid_api_key', 404 → 'not_found' ('payment_not_found' on the payment operations), 409 →
-   * 'idempotency_conflict' ('already_refunded' on refunds), 429 → 'rate_limited', 500 →
-   * 'internal_error', 502 → 'bad_gateway', …
+   * 'invalid_api_key', 404 → 'not_found', 409 → 'idempotency_conflict' ('already_refunded' on
+   * refunds), 429 → 'rate_limited', 500 → 'internal_error', 502 → 'bad_gateway', …; on the payment
+   * operations and under `/v1/gateway/`, always a code of the gateway's `ErrorCode` enum (404 →
+   * 'payment_not_found', any other 5xx → 'internal_error', another 4xx → 'invalid_params').
    */
   code?: string;
   /** `message` of the JSON error body. @default a sentence naming the status */
