@@ -66,7 +66,10 @@ export default defineConfig([
   // zod/mini's entry loads every locale at import (about half our import time); bundled, only the
   // parts we use remain. Types still come from the zod dependency, and the exported schemas work
   // with a user's own zod (zod 4 keys its registry and instanceof checks on globalThis and traits).
-  { ...shared, format: ['esm'], noExternal: ['zod'], external: ['ky', 'p-retry', 'msw'] },
+  // viem (a devDependency: bundled, tree-shaken, into the testing entry's lazy chunk; the mock's
+  // EIP-712 checks need nothing installed) reaches isows only through its WebSocket transport,
+  // which the mock never loads: left external, it is dropped with that unused code.
+  { ...shared, format: ['esm'], noExternal: ['zod'], external: ['ky', 'p-retry', 'msw', 'isows'] },
   // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
   // would carry the partner's resources into a wallet's bundle.
   {
@@ -95,7 +98,7 @@ export default defineConfig([
     // package is "type": "module") then hands us their namespace as the default export, so
     // `ky.create` is undefined: the CommonJS build carries them (see check-pack's real require()).
     noExternal: ['ky', 'p-retry', 'is-network-error', 'zod'],
-    external: ['msw'],
+    external: ['msw', 'isows'],
     // The CommonJS build loads msw with its own `require`; it never reaches import.meta.
     esbuildOptions(options) {
       options.define = { ...options.define, 'import.meta.url': 'undefined' };

@@ -4,6 +4,7 @@
  * dependency `msw` on first read. The main entry never loads msw.
  */
 export { createMockGateway } from './mock-gateway';
+export { MockPayError } from './pay-error';
 export type {
   FailNextOptions,
   FaultMatch,
@@ -11,13 +12,17 @@ export type {
   LegacyListPaymentStatus,
   ListenOptions,
   ListStatus,
+  MockBuyerAccount,
   MockCredentials,
   MockGateway,
   MockGatewayOptions,
   MockMerchant,
   MockPayment,
+  MockPayOptions,
+  MockPayResult,
   MockSample,
   MockServer,
+  MockTypedData,
   PaymentStatus,
   RecordedRequest,
 } from './types';

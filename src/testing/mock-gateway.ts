@@ -1,12 +1,14 @@
 import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
+import { MockPayError } from './pay-error';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
 import { AutoAdvance } from './service/auto-advance';
 import { checkoutOf } from './service/checkout';
 import { checkFault } from './service/fault-responses';
 import { merchantJson, settlementsJson } from './service/merchants';
+import { MOCK_WALLET, mockAccount, payAs } from './service/mock-buyer';
 import { refundedAt } from './service/payment-actions';
-import { isNetworkError } from './service/responses';
+import { isNetworkError, ServiceError } from './service/responses';
 import { handle } from './service/router';
 import { notifyStatusChange } from './service/status-polling';
 import {
@@ -87,6 +89,11 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  * - Over real HTTP it also serves a control API under `/__mock/` and a checkout page at each
  *   `gatewayUrl` (see the README); neither is recorded in `mock.requests` nor takes a queued fault.
  *   The page's Pay moves a payment to `processing`, then `succeeded` one `pollInMs` later.
+ * - The buyer's half (`/v1/gateway/payment/{id}/options`, `fetch`, `confirm`, `cancel`): options
+ *   per account and crypto settlement on the account's chain (USDC on Base to a mock address for
+ *   a merchant with none), quotes for `quoteWindowMs`, 400 `invalid_params` for an unknown option
+ *   or a bad signature, and only `ErrorCode` values under `/v1/gateway/`: docs/testing.md has them all.
+ *   The checkout page's Pay goes through the same confirm, and it refuses cross-origin posts.
  * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
  *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
  *   after Decline or Cancel.
@@ -114,6 +121,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     viewPollHints: options.viewPollHints ?? false,
     holdStatusReads: options.holdStatusReads ?? true,
     requestLogSize: requestLogSize(options.requestLogSize),
+    quoteWindowMs: quoteWindowMs(options.quoteWindowMs),
   });
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
@@ -199,6 +207,16 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       checkFault(fault);
       store.faults.push({ options: { ...fault }, remaining: fault.times ?? 1 });
     },
+    async pay(paymentId, payOptions = {}) {
+      const account = payOptions.account ?? (await mockAccount(store));
+      try {
+        return await payAs(store, paymentId, account, MOCK_WALLET, payOptions.chainId);
+      } catch (error) {
+        if (error instanceof ServiceError)
+          throw new MockPayError(error.status, error.code, error.message);
+        throw error;
+      }
+    },
     setMerchantStatus(merchantId, status) {
       const merchant = store.merchants.get(merchantId);
       if (!merchant) throw new Error(`Mock gateway has no merchant ${merchantId}`);
@@ -225,6 +243,20 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
   autoAdvance.start();
   return mock;
+}
+
+/** The longest quote the service gives: five minutes. */
+const MAX_QUOTE_WINDOW_MS = 300_000;
+
+/** The quote window: 1 ms to five minutes, five minutes when not given. */
+function quoteWindowMs(ms: number | undefined): number {
+  if (ms === undefined) return MAX_QUOTE_WINDOW_MS;
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > MAX_QUOTE_WINDOW_MS) {
+    throw new RangeError(
+      `quoteWindowMs must be a whole number from 1 to ${MAX_QUOTE_WINDOW_MS}, got ${ms}`,
+    );
+  }
+  return ms;
 }
 
 /** The size of the request log: a whole number, 1,000 when not given. */

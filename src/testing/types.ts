@@ -72,6 +72,61 @@ export interface MockGatewayOptions {
    * @default 1000
    */
   requestLogSize?: number;
+  /**
+   * How long a buyer's quote (a payment option) can be confirmed, in milliseconds: its
+   * `expiresAt`, never after the payment's own expiry. A confirm later than that is 400
+   * `quote_expired`. At most five minutes, as the service quotes.
+   * @default 300000
+   */
+  quoteWindowMs?: number;
+}
+
+/** EIP-712 typed data as a wallet signs it (`eth_signTypedData_v4`); numbers may be hex strings. */
+export interface MockTypedData {
+  domain: Record<string, unknown>;
+  types: Record<string, readonly { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+/** A buyer's account that signs EIP-712 typed data: a viem `LocalAccount`, or anything shaped like it. */
+export interface MockBuyerAccount {
+  /** The account's `0x` address. */
+  address: `0x${string}`;
+  /** Signs typed data with the account's key; resolves to the 65-byte signature in hex. */
+  signTypedData(typedData: MockTypedData): Promise<`0x${string}`>;
+}
+
+/** Options of `mock.pay`. */
+export interface MockPayOptions {
+  /** Who pays. @default the mock's own buyer account (a key generated for this mock) */
+  account?: MockBuyerAccount;
+  /** Pays on this chain (CAIP-2, e.g. `eip155:8453`). @default the first chain the payment can be paid on */
+  chainId?: string;
+}
+
+/** What a confirm answers (`ConfirmPaymentResponse`): the payment's status after it. */
+export interface MockPayResult {
+  status: KnownPaymentStatus;
+  isFinal: boolean;
+  /** Milliseconds until the payment is worth reading again; absent once final. */
+  pollInMs?: number;
+  /** Once succeeded: the transaction and the amount paid in token units. */
+  info?: {
+    txId: string;
+    optionAmount: {
+      unit: string;
+      value: string;
+      display: {
+        assetSymbol: string;
+        assetName: string;
+        decimals: number;
+        iconUrl?: string | null;
+        networkIconUrl?: string | null;
+        networkName?: string | null;
+      };
+    };
+  };
 }
 
 /** One request the mock received, with credentials masked. */
@@ -113,9 +168,10 @@ export interface FailNextOptions {
   /**
    * `code` of the JSON error body. @default a code the matched operation's contract names for the
    * status, so the fault looks like the service's own: 400 → 'params_validation', 401 →
-   * 'invalid_api_key', 404 → 'not_found' ('payment_not_found' on the payment operations), 409 →
-   * 'idempotency_conflict' ('already_refunded' on refunds), 429 → 'rate_limited', 500 →
-   * 'internal_error', 502 → 'bad_gateway', …
+   * 'invalid_api_key', 404 → 'not_found', 409 → 'idempotency_conflict' ('already_refunded' on
+   * refunds), 429 → 'rate_limited', 500 → 'internal_error', 502 → 'bad_gateway', …; on the payment
+   * operations and under `/v1/gateway/`, always a code of the gateway's `ErrorCode` enum (404 →
+   * 'payment_not_found', any other 5xx → 'internal_error', another 4xx → 'invalid_params').
    */
   code?: string;
   /** `message` of the JSON error body. @default a sentence naming the status */
@@ -265,6 +321,19 @@ export interface MockGateway {
   advancePayments(path?: readonly KnownPaymentStatus[]): number;
   /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
   failNext(options: FailNextOptions): void;
+  /**
+   * Pays an open payment in-process as a wallet would over HTTP: options for the account's
+   * address, the first option's EIP-712 typed data signed by the account, then the confirm. The
+   * payment goes `processing`, then `succeeded` one `pollInMs` later, with the buyer recorded.
+   * Resolves with the confirm's answer; rejects with a {@link MockPayError} carrying the service's
+   * refusal (`payment_not_found`, `invalid_state`, `payment_expired`, …). Neither recorded in
+   * `requests` nor subject to `failNext`.
+   * @example
+   * import { privateKeyToAccount } from 'viem/accounts';
+   * await mock.pay(paymentId); // the mock's own buyer
+   * await mock.pay(paymentId, { account: privateKeyToAccount(key) });
+   */
+  pay(paymentId: string, options?: MockPayOptions): Promise<MockPayResult>;
   /**
    * Sets a merchant's status (`active`, `inactive`, `suspended`, or any other string the service
    * might add), as the service's back office would. Throws for an unknown id.

@@ -240,6 +240,52 @@ const legacyPage = z.strictObject({
   }),
 });
 
+const gatewayView = z.strictObject({
+  status: PAYMENT_STATUS,
+  expiresAt: nonNegative,
+  amount,
+  buyer: optional(
+    nullable(
+      z.strictObject({
+        accountCaip10: str,
+        accountProviderName: str,
+        accountProviderIcon: optional(nullable(str)),
+      }),
+    ),
+  ),
+  merchant: z.strictObject({ name: str, iconUrl: optional(nullable(str)) }),
+});
+
+/** `Action`: a wallet RPC to run, or a payload `fetch` builds into wallet RPCs. */
+const action = z.union([
+  z.strictObject({
+    type: z.literal('walletRpc'),
+    data: z.strictObject({ chain_id: str, method: str, params: z.array(z.unknown()) }),
+  }),
+  z.strictObject({ type: z.literal('build'), data: z.strictObject({ data: str }) }),
+]);
+const collectData = z.strictObject({
+  fields: z.array(
+    z.strictObject({
+      id: str,
+      name: str,
+      required: z.boolean(),
+      type: z.enum(['text', 'date', 'checkbox']),
+    }),
+  ),
+  schema: z.unknown(),
+  url: str,
+});
+const paymentOption = z.strictObject({
+  id: str.check(z.maxLength(65_536)),
+  account: str,
+  amount,
+  etaS: nonNegative,
+  expiresAt: optional(nullable(nonNegative)),
+  actions: z.array(action),
+  collectData: optional(nullable(collectData)),
+});
+
 const statusResult = z.strictObject({
   status: PAYMENT_STATUS,
   isFinal: z.boolean(),
@@ -401,28 +447,51 @@ export const OPERATIONS = {
     errors: sharedErrors(400, 401, 500),
   },
   'GET /v1/gateway/payment/{id}': {
-    success: {
-      status: 200,
-      shape: z.strictObject({
-        status: PAYMENT_STATUS,
-        expiresAt: nonNegative,
-        amount,
-        buyer: optional(
-          nullable(
-            z.strictObject({
-              accountCaip10: str,
-              accountProviderName: str,
-              accountProviderIcon: optional(nullable(str)),
-            }),
-          ),
-        ),
-        merchant: z.strictObject({ name: str, iconUrl: optional(nullable(str)) }),
-      }),
-    },
+    success: { status: 200, shape: gatewayView },
     errors: sharedErrors(400, 401, 404, 500),
   },
   'GET /v1/gateway/payment/{id}/status': {
     success: { status: 200, shape: statusResult },
+    errors: sharedErrors(400, 401, 404, 500),
+  },
+  // The buyer's half (published contract 2026-02-18, tag Gateway).
+  'POST /v1/gateway/payment/{id}/options': {
+    success: {
+      status: 200,
+      shape: z.strictObject({
+        options: optional(nullable(z.array(paymentOption))),
+        info: optional(nullable(gatewayView)),
+        collectData: optional(nullable(collectData)),
+      }),
+    },
+    errors: sharedErrors(400, 401, 404, 500),
+  },
+  'POST /v1/gateway/payment/{id}/fetch': {
+    success: { status: 200, shape: z.strictObject({ actions: z.array(action) }) },
+    errors: sharedErrors(400, 401, 404, 500),
+  },
+  'POST /v1/gateway/payment/{id}/confirm': {
+    success: {
+      status: 200,
+      shape: z.strictObject({
+        status: PAYMENT_STATUS,
+        isFinal: z.boolean(),
+        pollInMs: optional(nullable(nonNegative)),
+        info: optional(nullable(paymentInformation)),
+      }),
+    },
+    errors: sharedErrors(400, 401, 404, 500),
+  },
+  'POST /v1/gateway/payment/{id}/cancel': {
+    success: {
+      status: 200,
+      shape: z.strictObject({
+        paymentId: str,
+        status: PAYMENT_STATUS,
+        cancelledReason: str,
+        cancelledAt: str,
+      }),
+    },
     errors: sharedErrors(400, 401, 404, 500),
   },
   'GET /v1/payments/{id}': {
@@ -475,6 +544,12 @@ export const GENERIC_ERROR = z.strictObject({
   message: str,
   details: optional(details),
 });
+
+/**
+ * Any answer under `/v1/gateway/` that is an error, whatever its status (an unknown route, a 405,
+ * a 413): the gateway's strict clients read every one as `ErrorResponse`, code from the enum.
+ */
+export const GATEWAY_ERROR = sharedError;
 
 /**
  * The issues a strict shape finds in an answer of `operation` (empty when it conforms). An

@@ -18,8 +18,8 @@ const CREDENTIAL_FLAGS = {
 type CredentialFlag = keyof typeof CREDENTIAL_FLAGS;
 
 export const USAGE = `Usage: merchant-gateway-mock [--port N] [--host H] [--seed N] [--auto-advance MS]
-                             [--request-log-size N] [--api-key K] [--legacy-api-key K]
-                             [--app-id ID] [--client-id ID]
+                             [--request-log-size N] [--poll-in-ms MS] [--quote-window-ms MS]
+                             [--api-key K] [--legacy-api-key K] [--app-id ID] [--client-id ID]
 
 Serves the stateful merchant-gateway mock over HTTP until SIGINT or SIGTERM: the service's /v1/
 routes, a control API under /__mock/ (same Api-Key) and a checkout page at each gatewayUrl.
@@ -34,6 +34,8 @@ Options:
   --app-id ID          App-Id it accepts (env MERCHANT_GATEWAY_MOCK_APP_ID)
   --client-id ID       Client-Id it accepts (env MERCHANT_GATEWAY_MOCK_CLIENT_ID)
   --request-log-size N recorded requests kept, the newest (default 1000): memory stays flat
+  --poll-in-ms MS      pollInMs it tells clients; a confirmed payment succeeds this much later (default 1000)
+  --quote-window-ms MS how long a buyer's quote can be confirmed, 1 to 300000 (default 300000)
   -h, --help           show this help
 
 A flag wins over its environment variable; a credential left out keeps the mock's default.
@@ -48,6 +50,10 @@ export interface CommandOptions {
   /** The credentials given by flag or environment; the rest keep the mock's defaults. */
   credentials: Partial<MockCredentials>;
   requestLogSize: number;
+  /** `pollInMs` of the mock; undefined: its default. */
+  pollInMs?: number | undefined;
+  /** `quoteWindowMs` of the mock; undefined: its default. */
+  quoteWindowMs?: number | undefined;
 }
 
 /** A command line the command cannot run: the message says which flag and why. */
@@ -66,7 +72,7 @@ export interface CommandIo {
 }
 
 /**
- * Reads `--port N`, `--host H`, `--seed N`, `--auto-advance MS`, `--request-log-size N` and the credential flags (each
+ * Reads `--port N`, `--host H`, `--seed N`, `--auto-advance MS`, `--request-log-size N`, `--poll-in-ms MS`, `--quote-window-ms MS` and the credential flags (each
  * also as `--flag=value`), the credentials falling back to `env`; `'help'` for `-h`/`--help`.
  */
 export function parseArgs(
@@ -85,7 +91,7 @@ export function parseArgs(
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return 'help';
     const flag =
-      /^--(port|host|seed|auto-advance|request-log-size|api-key|legacy-api-key|app-id|client-id)(?:=(.*))?$/s.exec(
+      /^--(port|host|seed|auto-advance|request-log-size|poll-in-ms|quote-window-ms|api-key|legacy-api-key|app-id|client-id)(?:=(.*))?$/s.exec(
         arg,
       );
     if (!flag) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
@@ -98,6 +104,8 @@ export function parseArgs(
     else if (name === 'port') options.port = integer(value, name, 65_535);
     else if (name === 'seed') options.seed = integer(value, name, 0xffff_ffff);
     else if (name === 'request-log-size') options.requestLogSize = integer(value, name, 1_000_000);
+    else if (name === 'poll-in-ms') options.pollInMs = integer(value, name, 3_600_000);
+    else if (name === 'quote-window-ms') options.quoteWindowMs = integer(value, name, 300_000, 1);
     else if (name === 'auto-advance')
       options.autoAdvanceMs = integer(value, name, MAX_AUTO_ADVANCE_MS, 1);
     else {
@@ -156,6 +164,8 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
     credentials: options.credentials,
     requestLogSize: options.requestLogSize,
     ...(options.autoAdvanceMs === undefined ? {} : { autoAdvanceMs: options.autoAdvanceMs }),
+    ...(options.pollInMs === undefined ? {} : { pollInMs: options.pollInMs }),
+    ...(options.quoteWindowMs === undefined ? {} : { quoteWindowMs: options.quoteWindowMs }),
   });
   let server: Awaited<ReturnType<typeof mock.listen>>;
   try {

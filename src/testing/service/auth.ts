@@ -1,6 +1,6 @@
 import type { MockCredentials } from '../types';
+import type { Operation } from './operation';
 import { ServiceError } from './responses';
-import type { Operation } from './router';
 
 /** The `WCP-Version` values the mock implements: the published contract and its preview. */
 export const API_VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;

@@ -6,7 +6,9 @@ import { fiatInfo } from '../state/catalog';
 import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
 import { checkoutOf } from './checkout';
+import { MOCK_WALLET, mockAccount, payAs } from './mock-buyer';
 import { readBoundedText } from './request-body';
+import { ServiceError } from './responses';
 import { notifyStatusChange } from './status-polling';
 
 /** The form's `action` values and the status each one moves an open payment to. */
@@ -38,6 +40,16 @@ export async function handleCheckoutPage(
       allow: 'GET, HEAD, POST',
     });
   }
+  const foreign = crossOrigin(request);
+  if (foreign) {
+    return page(
+      403,
+      messageHtml(
+        'Cross-origin request refused',
+        `This page takes its own forms only (${foreign}): nothing changed. Open the payment page and use its buttons.`,
+      ),
+    );
+  }
   // A buyer's form is a few bytes; nobody makes the mock buffer more than 1 MiB without a key.
   const form = await readBoundedText(request);
   if (form === undefined) {
@@ -63,24 +75,52 @@ export async function handleCheckoutPage(
       paymentHtml(store, payment, pagePath, `Nothing changed: the payment is already ${status}.`),
     );
   }
-  act(store, payment, action as Action, now);
+  if (action === 'pay') {
+    try {
+      // The same options and confirm a wallet goes through, signed by the mock's own buyer.
+      await payAs(store, payment.id, await mockAccount(store), MOCK_WALLET);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return page(409, paymentHtml(store, payment, pagePath, `Nothing changed: ${error.message}`));
+    }
+  } else {
+    act(store, payment, action as Action, now);
+  }
   const checkout = checkoutOf(payment);
   const target = !checkout ? pagePath : action === 'pay' ? checkout.successUrl : checkout.errorUrl;
   return new Response(null, { status: 303, headers: { location: target, ...NO_STORE } });
 }
 
-/** `pay` goes `processing` at once and `succeeded` one `pollInMs` later, as a confirming chain would. */
+/** Decline and Cancel: the payment goes `failed` or `cancelled` at once. */
 function act(store: Store, payment: PaymentRecord, action: Action, now: number): void {
   moveTo(payment, ACTIONS[action], now, store.rng);
   notifyStatusChange(store);
-  if (action !== 'pay') return;
-  const timer = setTimeout(() => {
-    // A reset() in between replaced the record; a control call may have moved it on already.
-    if (store.payments.get(payment.id) !== payment || payment.status !== 'processing') return;
-    moveTo(payment, 'succeeded', Date.now(), store.rng);
-    notifyStatusChange(store);
-  }, store.config.pollInMs);
-  (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * Why a form post comes from another site, or undefined for the page's own: a browser names the
+ * site that sent it, and any page a developer visits could otherwise pay or decline their
+ * sidecar's payments. `Sec-Fetch-Site` decides when sent (every current browser does); else
+ * `Origin`, whose host must be the page's own (the scheme is not compared, so a TLS-terminating
+ * proxy in front of the mock still works; `null`, an opaque origin, is refused). A request naming
+ * neither (curl, a script) passes: it is no browser acting for someone who visited a page.
+ */
+function crossOrigin(request: Request): string | undefined {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null) {
+    return site === 'same-origin' || site === 'none' ? undefined : `Sec-Fetch-Site is ${site}`;
+  }
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined; // `null` or garbage
+  }
+  return host !== undefined && host === new URL(request.url).host
+    ? undefined
+    : `Origin ${origin.slice(0, 100)}`;
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -90,7 +130,8 @@ const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Same-origin posts keep their Origin (with no-referrer a browser sends `Origin: null`).
+  'referrer-policy': 'same-origin',
   ...NO_STORE,
 };
 

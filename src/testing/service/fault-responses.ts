@@ -1,20 +1,27 @@
+import { gatewayCodeFor } from '../../rules/gateway-errors';
 import type { FailNextOptions } from '../types';
+import type { Operation } from './operation';
 import { json } from './responses';
-
-import type { Operation } from './router';
 
 /**
  * The code of an injected error when `failNext` gives none: one the operation's contract names
- * for that status, so a fault looks like the service's own answer (404 is `payment_not_found`
- * on the payment operations, whose shared list has no `not_found`; 409 on refunds is
- * `already_refunded`, elsewhere `idempotency_conflict`).
+ * for that status, so a fault looks like the service's own answer. On the payment operations and
+ * anywhere under `/v1/gateway/` that is a code of the gateway's `ErrorCode` enum (404
+ * `payment_not_found`, 502/503/504 `internal_error`: strict clients refuse any other); 409 on
+ * refunds is `already_refunded`, elsewhere `idempotency_conflict`.
  */
 export function defaultFaultCode(
   status: number,
   operation: Operation | undefined,
   path: string,
 ): string {
-  const shared = operation?.errors === 'shared';
+  const code = merchantFaultCode(status, path);
+  return operation?.errors === 'shared' || path.startsWith('/v1/gateway/')
+    ? gatewayCodeFor(status, code)
+    : code;
+}
+
+function merchantFaultCode(status: number, path: string): string {
   switch (status) {
     case 400:
       return 'params_validation';
@@ -23,7 +30,7 @@ export function defaultFaultCode(
     case 403:
       return 'forbidden';
     case 404:
-      return shared ? 'payment_not_found' : 'not_found';
+      return 'not_found';
     case 409:
       return path.startsWith('/v1/refunds') ? 'already_refunded' : 'idempotency_conflict';
     case 429:

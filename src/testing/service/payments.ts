@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN, fiatToToken } from '../state/catalog';
+import { DEFAULT_TOKEN, fiatToToken, type Token } from '../state/catalog';
 import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
 import { DEFAULT_EXPIRY_S } from '../state/sample-data';
 import type { Store } from '../state/store';
@@ -20,10 +20,14 @@ export function buyerJson(payment: PaymentRecord) {
 
 /** The token side of a payment: `{ unit: 'caip19/…', value, display }`. */
 export function tokenAmountJson(payment: PaymentRecord) {
-  const { token } = payment;
+  return tokenAmountOf(payment.token, payment.tokenValue);
+}
+
+/** `value` (the token's smallest unit) of `token` as the service writes an amount. */
+export function tokenAmountOf(token: Token, value: bigint) {
   return {
     unit: `caip19/${token.asset}`,
-    value: payment.tokenValue.toString(),
+    value: value.toString(),
     display: {
       assetName: token.name,
       assetSymbol: token.symbol,
@@ -119,11 +123,16 @@ export function paymentNotFound(id: string): ServiceError {
 /** GET /v1/gateway/payment/{id} */
 export function getPaymentView(ctx: RequestContext): Response {
   const payment = findPayment(ctx.store, ctx.params[0] ?? '');
-  const status = statusAt(payment, ctx.now);
-  const merchant = ctx.store.merchants.get(payment.merchantId);
-  const { config } = ctx.store;
+  return json(200, paymentViewJson(ctx.store, payment, ctx.now));
+}
+
+/** The buyer's view of a payment (`GetPaymentResponse`): also the `info` of the options answer. */
+export function paymentViewJson(store: Store, payment: PaymentRecord, now: number) {
+  const status = statusAt(payment, now);
+  const merchant = store.merchants.get(payment.merchantId);
+  const { config } = store;
   const final = isFinalStatus(status);
-  return json(200, {
+  return {
     status,
     expiresAt: payment.expiresAt,
     amount: tokenAmountJson(payment),
@@ -131,5 +140,5 @@ export function getPaymentView(ctx: RequestContext): Response {
     merchant: { iconUrl: merchant?.iconUrl ?? null, name: merchant?.name ?? '' },
     ...(config.viewPollHints ? { isFinal: final } : {}),
     ...(config.viewPollHints && !final ? { pollInMs: config.pollInMs } : {}),
-  });
+  };
 }

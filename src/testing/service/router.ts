@@ -1,9 +1,17 @@
+import { gatewayCodeFor } from '../../rules/gateway-errors';
 import { recordRequest } from '../state/request-log';
 import type { Store } from '../state/store';
 import { authenticate, checkHeaders } from './auth';
 import { faultResponse } from './fault-responses';
+import {
+  cancelPaymentAsBuyer,
+  confirmPayment,
+  fetchPaymentActions,
+  getPaymentOptions,
+} from './gateway-buyer';
 import { deleteMerchant, listMerchants } from './merchant-admin';
 import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
+import type { Operation } from './operation';
 import { mockListPartnerPayments } from './partner-payments';
 import { createRefund, getPaymentDetails, mockCancelPayment } from './payment-actions';
 import { listLegacyPayments, mockListPayments } from './payment-lists';
@@ -23,21 +31,6 @@ import {
   updateCryptoSettlement,
 } from './settlement-admin';
 import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
-
-/**
- * How an operation authenticates and fails, as the published contract declares it:
- * - `errors`: `shared` for the payment operations whose errors take any code of one shared list
- *   (`/v1/payments`, `/v1/payments/{id}…`, `/v1/gateway/…`), `merchant` for those that name their
- *   codes per status (merchant management, settlements, refunds, the lists);
- * - `auth`: `key` (`Api-Key` only), `app` (`Api-Key`, or `App-Id` with `Client-Id`: the gateway
- *   reads a wallet makes), `legacy` (`X-Api-Key`, or `Api-Key`);
- * - `versioned`: whether it takes `WCP-Version` (merchant management does not, and ignores it).
- */
-export interface Operation {
-  errors: 'shared' | 'merchant';
-  auth: 'key' | 'app' | 'legacy';
-  versioned: boolean;
-}
 
 interface Route extends Operation {
   method: string;
@@ -79,6 +72,11 @@ const ROUTES: readonly Route[] = [
   route('POST', '/v1/payments/:id/cancel', mockCancelPayment, PAYMENTS),
   route('POST', '/v1/refunds', createRefund, LISTS),
   route('GET', '/v1/gateway/payment/:id/status', getGatewayPaymentStatus, GATEWAY),
+  // The buyer's half (gateway-buyer.ts): what a wallet calls to pay.
+  route('POST', '/v1/gateway/payment/:id/options', getPaymentOptions, GATEWAY),
+  route('POST', '/v1/gateway/payment/:id/fetch', fetchPaymentActions, GATEWAY),
+  route('POST', '/v1/gateway/payment/:id/confirm', confirmPayment, GATEWAY),
+  route('POST', '/v1/gateway/payment/:id/cancel', cancelPaymentAsBuyer, GATEWAY),
   // Lists and management of the rest of the partner API (merchant-admin.ts, settlement-admin.ts).
   route('GET', '/v1/payments', mockListPartnerPayments, LISTS),
   route('GET', '/v1/merchants', listMerchants, MANAGEMENT),
@@ -142,14 +140,25 @@ export async function handle(store: Store, request: Request): Promise<Response |
   } catch (error) {
     // Refused on its headers alone: recorded without its body, which was never read.
     if (bodyText === null) store.record(recordRequest(request, url, path, ''));
-    response = errorResponse(
+    const refusal =
       error instanceof ServiceError
         ? error
-        : new ServiceError(500, 'internal_error', `Mock gateway failure: ${String(error)}`),
-    );
+        : new ServiceError(500, 'internal_error', `Mock gateway failure: ${String(error)}`);
+    response = errorResponse(path.startsWith('/v1/gateway/') ? inGatewayEnum(refusal) : refusal);
   }
   response.headers.set('x-request-id', requestId);
   return response;
+}
+
+/**
+ * The gateway's strict clients parse `code` as its `ErrorCode` enum: an answer the mock words with
+ * another code (a 404 or 405 of no route, a 413) takes the enum's code for its status instead.
+ */
+function inGatewayEnum(error: ServiceError): ServiceError {
+  const code = gatewayCodeFor(error.status, error.code);
+  return code === error.code
+    ? error
+    : new ServiceError(error.status, code, error.message, error.extra);
 }
 
 /** What can be decided from the request line and headers alone: the route and the principal. */

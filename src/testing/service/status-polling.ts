@@ -73,7 +73,7 @@ function statusJson(ctx: RequestContext, payment: PaymentRecord, finalPollInMs: 
 }
 
 /** `maxPollMs` of the query: absent, or a whole number >= 0 (else 400 `params_validation`). */
-function maxPollMs(ctx: RequestContext): number {
+export function maxPollMs(ctx: RequestContext): number {
   const raw = ctx.url.searchParams.get('maxPollMs');
   if (raw === null || raw === '') return 0;
   if (!/^\d+$/.test(raw)) {
@@ -88,7 +88,7 @@ function maxPollMs(ctx: RequestContext): number {
  * Holds the read until the payment's status changes, `maxPollMs` passes (at most
  * {@link MAX_STATUS_HOLD_MS}), the payment expires, or the client goes away.
  */
-async function hold(ctx: RequestContext, payment: PaymentRecord): Promise<void> {
+export async function hold(ctx: RequestContext, payment: PaymentRecord): Promise<void> {
   const limit = Math.min(maxPollMs(ctx), MAX_STATUS_HOLD_MS);
   if (limit === 0 || !ctx.store.config.holdStatusReads) return;
   const initial = statusAt(payment, Date.now());

@@ -1,6 +1,8 @@
 /** Static reference data of the mock: networks, tokens, wallets and fiat currencies. */
 
 const ICONS = 'https://static.example.com/mock-gateway';
+/** Where the catalog's icons live (example URLs: nothing is served there). */
+export const ICONS_BASE = ICONS;
 
 export interface Network {
   readonly id: string;
@@ -18,6 +20,18 @@ export interface Token {
   readonly iconUrl: string;
   /** Price of one whole token, in millionths of a US dollar. */
   readonly microUsd: bigint;
+  /**
+   * How a buyer authorizes a transfer of this ERC-20 with one EIP-712 signature, in the token's own
+   * EIP-712 domain (`name`, `version`): `eip3009` (`ReceiveWithAuthorization`, USDC) or `eip2612`
+   * (`Permit`, USDT here). Absent for native coins, which the mock takes no signature for.
+   */
+  readonly eip712?: Eip712Facts;
+}
+
+export interface Eip712Facts {
+  readonly name: string;
+  readonly version: string;
+  readonly scheme: 'eip3009' | 'eip2612';
 }
 
 export interface Wallet {
@@ -38,8 +52,21 @@ export const NETWORKS = {
   arbitrum: network('eip155:42161', 'Arbitrum One', 'arbitrum'),
 } as const;
 
-const USDC = { symbol: 'USDC', name: 'USD Coin', decimals: 6, microUsd: 1_000_000n };
-const USDT = { symbol: 'USDT', name: 'Tether USD', decimals: 6, microUsd: 1_000_000n };
+// Circle's FiatToken v2 domain on every chain listed; USDT's domain as Tether's permit tokens name it.
+const USDC = {
+  symbol: 'USDC',
+  name: 'USD Coin',
+  decimals: 6,
+  microUsd: 1_000_000n,
+  eip712: { name: 'USD Coin', version: '2', scheme: 'eip3009' },
+} as const;
+const USDT = {
+  symbol: 'USDT',
+  name: 'Tether USD',
+  decimals: 6,
+  microUsd: 1_000_000n,
+  eip712: { name: 'Tether USD', version: '1', scheme: 'eip2612' },
+} as const;
 const ETH = { symbol: 'ETH', name: 'Ether', decimals: 18, microUsd: 3_000_000_000n };
 
 function token(
@@ -76,6 +103,12 @@ export const TOKENS: readonly (readonly [Token, number])[] = [
   [token(NETWORKS.optimism, ETH, 'slip44:60'), 4],
   [token(NETWORKS.arbitrum, ETH, 'slip44:60'), 4],
 ];
+
+/** The catalog's token for a CAIP-19 asset id (the address in any letter case), if it has one. */
+export function findToken(asset: string): Token | undefined {
+  const wanted = asset.toLowerCase();
+  return TOKENS.find(([token]) => token.asset.toLowerCase() === wanted)?.[0];
+}
 
 export const WALLETS: readonly Wallet[] = [
   'MetaMask',

@@ -12,6 +12,8 @@ export interface MockConfig {
   holdStatusReads: boolean;
   /** How many recorded requests `requests` keeps (the newest). */
   requestLogSize: number;
+  /** How long a buyer's quote (a payment option) can be confirmed, in milliseconds. */
+  quoteWindowMs: number;
 }
 
 /** A stored successful answer, replayed for a retry with the same Idempotency-Key. */

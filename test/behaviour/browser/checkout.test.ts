@@ -20,6 +20,15 @@ beforeAll(async () => {
   // The merchant's shop, where the preview redirects send the buyer back.
   shop = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    // Any other site a developer visits: a form that posts to their sidecar's checkout page.
+    const target = new URL(req.url ?? '/', 'http://shop').searchParams.get('target');
+    if (target) {
+      const action = target.replace(/"/g, '&quot;');
+      res.end(
+        `<!doctype html><html lang="en"><title>Prize</title><form method="post" action="${action}"><button name="action" value="pay">Claim your prize</button></form></html>`,
+      );
+      return;
+    }
     res.end(`<!doctype html><html lang="en"><title>Shop</title><h1>Shop at ${req.url}</h1></html>`);
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
@@ -140,4 +149,23 @@ describe('the checkout page in a real browser', () => {
     },
     30_000,
   );
+
+  it('a form on another site cannot pay: the post is refused and the payment stays open', async () => {
+    const sdk = gateway();
+    const payment = await sdk.payments.create({ amount, referenceId: 'browser-cross-origin' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${shopUrl}/prize?target=${encodeURIComponent(payment.gatewayUrl)}`);
+      await page.getByRole('button', { name: 'Claim your prize' }).click();
+      await page.getByRole('heading', { name: 'Cross-origin request refused' }).waitFor();
+      expect(mock.getPayment(payment.paymentId)?.status).toBe('requires_action');
+      // The buyer on the page itself still pays.
+      await page.goto(payment.gatewayUrl);
+      await page.getByRole('button', { name: 'Pay 12.50 USD' }).click();
+      await page.waitForURL(payment.gatewayUrl);
+      expect(mock.getPayment(payment.paymentId)?.status).not.toBe('requires_action');
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
 });

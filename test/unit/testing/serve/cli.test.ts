@@ -156,6 +156,15 @@ describe('merchant-gateway-mock command line', () => {
     expect(DEFAULT_PORT).toBe(4010);
   });
 
+  it('reads the buyer’s timings: --poll-in-ms and --quote-window-ms (1 ms to five minutes)', () => {
+    expect(parseArgs(['--poll-in-ms', '50', '--quote-window-ms=1000'])).toMatchObject({
+      pollInMs: 50,
+      quoteWindowMs: 1000,
+    });
+    expect(() => parseArgs(['--quote-window-ms', '0'])).toThrow(/--quote-window-ms must be/);
+    expect(() => parseArgs(['--quote-window-ms', '300001'])).toThrow(/--quote-window-ms must be/);
+  });
+
   it('reads each flag as "--flag value" or "--flag=value"', () => {
     expect(
       parseArgs(['--port', '8080', '--host', '0.0.0.0', '--seed', '42', '--request-log-size', '5']),

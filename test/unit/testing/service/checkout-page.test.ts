@@ -90,6 +90,86 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     expect(await (await fetch(payment.gatewayUrl)).text()).toContain('<h1>Payment succeeded</h1>');
   });
 
+  it('pay goes through the buyer’s confirm: a mock account of its own recorded, a txId on success', async () => {
+    const payment = await open();
+    await act(payment.gatewayUrl, 'pay');
+    await expect
+      .poll(() => h.mock.getPayment(payment.paymentId)?.status, { timeout: 2_000 })
+      .toBe('succeeded');
+    const paid = h.mock.getPayment(payment.paymentId);
+    expect(paid?.buyer).toEqual({
+      accountCaip10: expect.stringMatching(/^eip155:8453:0x[0-9a-fA-F]{40}$/),
+      walletName: 'Mock checkout',
+    });
+    const details = await h.call<{ info?: { txId: string } }>(`/v1/payments/${payment.paymentId}`, {
+      headers: { ...h.auth, 'Merchant-Id': h.mock.sample.merchantId },
+    });
+    expect(details.body.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    // One buyer per mock: the next payment is paid by the same account.
+    const next = await open();
+    await act(next.gatewayUrl, 'pay');
+    expect(h.mock.getPayment(next.paymentId)?.buyer?.accountCaip10).toBe(
+      paid?.buyer?.accountCaip10,
+    );
+  });
+
+  it('answers Pay with 409 and the page when the merchant can be paid on no chain the mock knows', async () => {
+    const settled = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
+      method: 'POST',
+      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
+      body: {
+        settlements: [
+          {
+            asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+            destination: 'eip155:137:0x1111111111111111111111111111111111111111',
+          },
+        ],
+      },
+    });
+    expect(settled.status).toBe(201);
+    const payment = await open();
+    const res = await act(payment.gatewayUrl, 'pay');
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain('Nothing changed: Payment');
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('requires_action');
+  });
+
+  it.each([
+    ['another origin', { Origin: 'https://evil.example' }],
+    ['another port of this host', { Origin: 'http://127.0.0.1:1' }],
+    ['an opaque origin', { Origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { 'Sec-Fetch-Site': 'same-site', Origin: 'http://127.0.0.1:1' }],
+  ])('refuses a form post from %s with 403, changing nothing', async (_case, headers) => {
+    const payment = await open();
+    for (const action of ['pay', 'decline', 'cancel']) {
+      const res = await fetch(payment.gatewayUrl, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ action }),
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('Cross-origin request refused');
+    }
+    expect(h.mock.getPayment(payment.paymentId)?.status).toBe('requires_action');
+  });
+
+  it('takes a form post from the page’s own origin, and one naming no origin (curl)', async () => {
+    const own = await open();
+    const origin = new URL(own.gatewayUrl).origin;
+    const res = await fetch(own.gatewayUrl, {
+      method: 'POST',
+      headers: { Origin: origin, 'Sec-Fetch-Site': 'same-origin' },
+      body: new URLSearchParams({ action: 'decline' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    expect(h.mock.getPayment(own.paymentId)?.status).toBe('failed');
+    const bare = await open();
+    expect((await act(bare.gatewayUrl, 'cancel')).status).toBe(303);
+  });
+
   it('answers an action on a final payment with 409 and the page, changing nothing', async () => {
     const payment = await open();
     h.mock.setPaymentStatus(payment.paymentId, 'failed');

@@ -2,16 +2,18 @@
 // (test/support/contract-shapes.ts): each operation's success and each error code the mock
 // gives, per WCP-Version where the two versions differ, and the faults failNext makes by default.
 import { createMockGateway } from 'merchant-gateway/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BASE_URL } from '../../../support';
 import {
   contractIssues,
+  GATEWAY_ERROR,
   GENERIC_ERROR,
   OPERATIONS,
   type OperationName,
 } from '../../../support/contract-shapes';
 
-const mock = createMockGateway();
+const mock = createMockGateway({ pollInMs: 20 });
 const mid = mock.sample.merchantId;
 const KEY = { 'Api-Key': mock.credentials.apiKey };
 const MERCHANT = { ...KEY, 'Merchant-Id': mid };
@@ -58,6 +60,55 @@ async function settlement(): Promise<string> {
     body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
   });
   return (res.body as { settlements: [{ id: string }] }).settlements[0].id;
+}
+
+const buyer = privateKeyToAccount(generatePrivateKey());
+const BUYER_ON_BASE = `eip155:8453:${buyer.address}`;
+const BUYER_ON_MAINNET = `eip155:1:${buyer.address}`;
+const USDT_MAINNET = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
+const gateway = (id: string, route: string) => `/v1/gateway/payment/${id}/${route}`;
+
+interface WalletRpcAction {
+  type: 'walletRpc';
+  data: { params: [string, string] };
+}
+interface BuyerOption {
+  id: string;
+  actions: (WalletRpcAction | { type: 'build'; data: { data: string } })[];
+}
+
+/** A fresh option for the buyer on `account`'s chain, and its action. */
+async function option(id: string, account = BUYER_ON_BASE) {
+  const res = await send({
+    method: 'POST',
+    path: gateway(id, 'options'),
+    headers: APP,
+    body: { accounts: [account] },
+  });
+  const first = (res.body as { options: BuyerOption[] }).options[0] as BuyerOption;
+  return { id: first.id, action: first.actions[0] as BuyerOption['actions'][number] };
+}
+async function signature(action: WalletRpcAction) {
+  return buyer.signTypedData(JSON.parse(action.data.params[1]));
+}
+/** A confirm of a fresh option: signed by the buyer unless `forged`. */
+async function confirmCall(id: string, query = '', forged = false): Promise<Call> {
+  const { id: optionId, action } = await option(id);
+  const signed = forged ? `0x${'12'.repeat(65)}` : await signature(action as WalletRpcAction);
+  return {
+    method: 'POST',
+    path: `${gateway(id, 'confirm')}${query}`,
+    headers: APP,
+    body: { optionId, results: [{ type: 'walletRpc', data: [signed] }] },
+  };
+}
+async function usdtSettlement(): Promise<void> {
+  await send({
+    method: 'POST',
+    path: `/v1/merchants/${mid}/settlements/crypto`,
+    headers: { ...KEY, ...idem() },
+    body: { settlements: [{ asset: USDT_MAINNET, destination: ON_MAINNET }] },
+  });
 }
 
 /** `[operation, case, expected status, the call (made after any setup)]`. */
@@ -700,6 +751,306 @@ const CASES: Case[] = [
     404,
     () => ({ path: '/v1/gateway/payment/pay_unknown/status', headers: KEY }),
   ],
+  // The buyer's half: every answer the mock gives a wallet.
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a USDC option with the payment’s info',
+    200,
+    () => ({
+      method: 'POST',
+      path: `${gateway(openPayment(), 'options')}?includePaymentInfo=true`,
+      headers: APP,
+      body: { accounts: [BUYER_ON_BASE, BUYER_ON_MAINNET] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a USDT option with its build action',
+    200,
+    async () => {
+      await usdtSettlement();
+      return {
+        method: 'POST',
+        path: gateway(openPayment(), 'options'),
+        headers: KEY,
+        body: { accounts: [BUYER_ON_MAINNET], refresh: null },
+      };
+    },
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'no option on another chain',
+    200,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: APP,
+      body: { accounts: [BUYER_ON_MAINNET] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a final payment',
+    200,
+    () => ({
+      method: 'POST',
+      path: `${gateway(paymentIn('succeeded'), 'options')}?includePaymentInfo=true`,
+      headers: APP,
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'no accounts',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: APP,
+      body: { accounts: [] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a bad includePaymentInfo',
+    400,
+    () => ({
+      method: 'POST',
+      path: `${gateway(openPayment(), 'options')}?includePaymentInfo=1`,
+      headers: APP,
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a body that is not JSON',
+    400,
+    () => ({ method: 'POST', path: gateway(openPayment(), 'options'), headers: APP, body: '{' }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'a non-ASCII header',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: { ...APP, 'Sdk-Name': 'caf\u00e9' },
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'an unknown WCP-Version',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: { ...APP, 'WCP-Version': '1999-01-01' },
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'no credentials',
+    401,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'Client-Id without App-Id',
+    401,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: { 'Client-Id': mock.credentials.clientId },
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/options',
+    'unknown',
+    404,
+    () => ({
+      method: 'POST',
+      path: gateway('pay_unknown', 'options'),
+      headers: APP,
+      body: { accounts: [BUYER_ON_BASE] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/fetch',
+    'a build action resolved',
+    200,
+    async () => {
+      await usdtSettlement();
+      const id = openPayment();
+      const { id: optionId, action } = await option(id, BUYER_ON_MAINNET);
+      const data = (action as { data: { data: string } }).data.data;
+      return { method: 'POST', path: gateway(id, 'fetch'), headers: APP, body: { optionId, data } };
+    },
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/fetch',
+    'an unknown option',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'fetch'),
+      headers: APP,
+      body: { optionId: 'opt_unknown', data: '' },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/fetch',
+    'no data',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'fetch'),
+      headers: APP,
+      body: { optionId: 'opt_1' },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/fetch',
+    'a wrong App-Id',
+    401,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'fetch'),
+      headers: { ...APP, 'App-Id': 'app_wrong' },
+      body: { optionId: 'opt_1', data: '' },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/fetch',
+    'unknown',
+    404,
+    () => ({
+      method: 'POST',
+      path: gateway('pay_unknown', 'fetch'),
+      headers: APP,
+      body: { optionId: 'opt_1', data: '' },
+    }),
+  ],
+  ['POST /v1/gateway/payment/{id}/confirm', 'processing', 200, () => confirmCall(openPayment())],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'held until succeeded',
+    200,
+    () => confirmCall(openPayment(), '?maxPollMs=2000'),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'a forged signature',
+    400,
+    () => confirmCall(openPayment(), '', true),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'an unknown option',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'confirm'),
+      headers: APP,
+      body: { optionId: 'opt_unknown', results: [] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'no results',
+    400,
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'confirm'),
+      headers: APP,
+      body: { optionId: 'opt_1' },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'a bad maxPollMs',
+    400,
+    () => ({
+      method: 'POST',
+      path: `${gateway(openPayment(), 'confirm')}?maxPollMs=soon`,
+      headers: APP,
+      body: { optionId: 'opt_1', results: [] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'a paid payment again',
+    400,
+    async () => {
+      const call = await confirmCall(openPayment());
+      await send(call);
+      return call;
+    },
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'an expired payment',
+    400,
+    async () => {
+      const id = openPayment();
+      const call = await confirmCall(id);
+      mock.setPaymentStatus(id, 'expired');
+      return call;
+    },
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'a wrong key',
+    401,
+    async () => ({ ...(await confirmCall(openPayment())), headers: { 'Api-Key': 'sk_wrong' } }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/confirm',
+    'unknown',
+    404,
+    () => ({
+      method: 'POST',
+      path: gateway('pay_unknown', 'confirm'),
+      headers: APP,
+      body: { optionId: 'opt_1', results: [] },
+    }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/cancel',
+    'cancelled',
+    200,
+    () => ({ method: 'POST', path: gateway(openPayment(), 'cancel'), headers: APP }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/cancel',
+    'already final',
+    400,
+    () => ({ method: 'POST', path: gateway(paymentIn('failed'), 'cancel'), headers: APP }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/cancel',
+    'expired',
+    400,
+    () => ({ method: 'POST', path: gateway(paymentIn('expired'), 'cancel'), headers: KEY }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/cancel',
+    'no credentials',
+    401,
+    () => ({ method: 'POST', path: gateway(openPayment(), 'cancel') }),
+  ],
+  [
+    'POST /v1/gateway/payment/{id}/cancel',
+    'unknown',
+    404,
+    () => ({ method: 'POST', path: gateway('pay_unknown', 'cancel'), headers: APP }),
+  ],
   ...(
     ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const
   ).map(
@@ -840,6 +1191,35 @@ describe('every answer of every operation has its published shape', () => {
     expect(answers.map((a) => a.status)).toEqual([404, 405, 413]);
     for (const answer of answers) expect(GENERIC_ERROR.safeParse(answer.body).success).toBe(true);
   });
+
+  it('under /v1/gateway/ every error, routed or not, takes a code of the ErrorCode enum', async () => {
+    const answers = [
+      await send({ path: '/v1/gateway/nowhere', headers: APP }),
+      await send({ method: 'POST', path: '/v1/gateway/payment/p1/refund', headers: APP }),
+      await send({ path: '/v1/gateway/payment/p1/options', headers: APP }),
+      await send({ method: 'DELETE', path: '/v1/gateway/payment/p1', headers: APP }),
+      await send({
+        method: 'POST',
+        path: gateway(openPayment(), 'options'),
+        headers: APP,
+        body: 'x'.repeat(1024 * 1024 + 1),
+      }),
+      await send({ path: '/v1/gateway/payment/%E0%A4%A', headers: APP }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 405, 405, 413, 404]);
+    for (const answer of answers) {
+      expect(GATEWAY_ERROR.safeParse(answer.body).error?.issues ?? []).toEqual([]);
+    }
+    for (const status of [400, 401, 403, 404, 405, 409, 413, 418, 429, 500, 502, 503, 504]) {
+      mock.failNext({ status, match: { path: '/v1/gateway/' } });
+      const res = await send({
+        method: 'POST',
+        path: '/v1/gateway/payment/p1/confirm',
+        headers: APP,
+      });
+      expect([status, GATEWAY_ERROR.safeParse(res.body).success]).toEqual([status, true]);
+    }
+  });
 });
 
 /** A call of each operation that reaches it (the fault answers first, whatever the call). */
@@ -869,6 +1249,16 @@ const PROBES: Record<OperationName, Call> = {
   'POST /v1/payments': { method: 'POST', path: '/v1/payments' },
   'GET /v1/gateway/payment/{id}': { path: '/v1/gateway/payment/p1' },
   'GET /v1/gateway/payment/{id}/status': { path: '/v1/gateway/payment/p1/status' },
+  'POST /v1/gateway/payment/{id}/options': {
+    method: 'POST',
+    path: '/v1/gateway/payment/p1/options',
+  },
+  'POST /v1/gateway/payment/{id}/fetch': { method: 'POST', path: '/v1/gateway/payment/p1/fetch' },
+  'POST /v1/gateway/payment/{id}/confirm': {
+    method: 'POST',
+    path: '/v1/gateway/payment/p1/confirm',
+  },
+  'POST /v1/gateway/payment/{id}/cancel': { method: 'POST', path: '/v1/gateway/payment/p1/cancel' },
   'GET /v1/payments/{id}': { path: '/v1/payments/p1' },
   'GET /v1/payments/{id}/status': { path: '/v1/payments/p1/status' },
   'POST /v1/payments/{id}/cancel': { method: 'POST', path: '/v1/payments/p1/cancel' },

@@ -1,0 +1,66 @@
+/**
+ * A buyer paying in-process, through the same quotes and confirm a wallet's HTTP calls reach: what
+ * `mock.pay()` and the checkout page's Pay do, with an account of the caller's or the mock's own.
+ */
+import { ICONS_BASE, type Wallet } from '../state/catalog';
+import type { Store } from '../state/store';
+import type { MockBuyerAccount, MockPayResult } from '../types';
+import { generateAccount } from './buyer-crypto';
+import { payableChains, quoteOptions, typedDataOf } from './buyer-quotes';
+import { checkOpen, confirmationJson, confirmQuote } from './gateway-buyer';
+import { paymentNotFound } from './payments';
+import { ServiceError } from './responses';
+
+/** The wallet a mock's own payment is recorded as. */
+export const MOCK_WALLET: Wallet = {
+  name: 'Mock checkout',
+  iconUrl: `${ICONS_BASE}/wallets/mock-checkout.png`,
+};
+
+/** One buyer account per mock, its private key generated on first use and kept in memory only. */
+const accounts = new WeakMap<Store, Promise<MockBuyerAccount>>();
+
+export function mockAccount(store: Store): Promise<MockBuyerAccount> {
+  let account = accounts.get(store);
+  if (!account) {
+    account = generateAccount();
+    accounts.set(store, account);
+  }
+  return account;
+}
+
+/**
+ * Pays an open payment as `account` would from a wallet: options for its address on each chain
+ * the payment can be paid on (only `chainId` when given), the first option, its typed data signed
+ * by the account, then the confirm. Throws the service's refusal as a `ServiceError`.
+ */
+export async function payAs(
+  store: Store,
+  paymentId: string,
+  account: MockBuyerAccount,
+  wallet: Wallet,
+  chainId?: string,
+): Promise<MockPayResult> {
+  const payment = store.payments.get(paymentId);
+  if (!payment) throw paymentNotFound(paymentId);
+  checkOpen(payment, Date.now());
+  const chains = payableChains(store, payment).filter(
+    (c) => chainId === undefined || c === chainId,
+  );
+  const [quote] = quoteOptions(
+    store,
+    payment,
+    chains.map((chain) => `${chain}:${account.address}`),
+    Date.now(),
+  );
+  if (!quote) {
+    throw new ServiceError(
+      400,
+      'invalid_params',
+      `Payment ${paymentId} has no option for ${account.address}${chainId ? ` on ${chainId}` : ''}`,
+    );
+  }
+  const signature = await account.signTypedData(typedDataOf(quote));
+  await confirmQuote(store, payment, quote.id, [{ type: 'walletRpc', data: [signature] }], wallet);
+  return confirmationJson(store, payment) as MockPayResult;
+}
