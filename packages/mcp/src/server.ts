@@ -4,6 +4,7 @@
 import {
   acceptedContent,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
   McpServer,
@@ -83,7 +84,16 @@ async function askHuman(
         : 'decline';
     }
   }
-  const capabilities = server.server.getClientCapabilities();
+  if (era === 'legacy' && options.legacyCannotElicit) {
+    return {
+      refuse: `${tool.name} needs a human to confirm it, and this client's protocol revision (2025-11-25) cannot be asked over this stateless HTTP endpoint; nothing was sent. Use stdio, or a client of revision 2026-07-28.`,
+    };
+  }
+  // 2026-07-28 requests carry the client's capabilities in their envelope; 2025-era connections
+  // declared them once, at initialize.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ??
+    server.server.getClientCapabilities()) as { elicitation?: unknown } | undefined;
   if (capabilities?.elicitation === undefined) {
     return {
       refuse: `${tool.name} needs a human to confirm it, and this client does not support MCP elicitation (it declared no elicitation capability); nothing was sent. Use a client that supports elicitation, or do it outside the agent.`,
@@ -95,11 +105,6 @@ async function askHuman(
         inputRequests: { confirm: inputRequired.elicit(confirmRequest(message)) },
         requestState: state,
       }),
-    };
-  }
-  if (options.legacyCannotElicit) {
-    return {
-      refuse: `${tool.name} needs a human to confirm it, and this client's protocol revision (2025-11-25) cannot be asked over this stateless HTTP endpoint; nothing was sent. Use stdio, or a client of revision 2026-07-28.`,
     };
   }
   const result = await ctx.mcpReq.elicitInput(confirmRequest(message), {

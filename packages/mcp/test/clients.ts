@@ -19,6 +19,8 @@ const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', impo
 export const serverCommand = { command: process.execPath, args: [tsx, cli] };
 
 export type Sdk = 'v2' | 'v1';
+/** The 2.x client speaks 2025-11-25 unless told otherwise: pinned, it speaks 2026-07-28 or fails. */
+const MODERN = { mode: { pin: '2026-07-28' } };
 /** What the fake human answers to an elicitation; undefined: the client has no elicitation. */
 export type Human = 'accept' | 'decline' | 'cancel' | undefined;
 
@@ -46,10 +48,13 @@ export interface TestClient {
 }
 
 const elicitation = (human: Human) => (human === undefined ? {} : { elicitation: { form: {} } });
-const answer = (human: Human) =>
-  human === 'accept'
+/** The fake human's answer: `ref.answer` when given (a test may change it), else `human`. */
+const answer = (human: Human, ref?: { answer: Human }) => {
+  const said = ref?.answer ?? human;
+  return said === 'accept'
     ? { action: 'accept' as const, content: { confirm: true } }
-    : { action: human ?? 'cancel' };
+    : { action: said ?? ('cancel' as const) };
+};
 
 /** Connects a real client to a spawned stdio server (`flags` as on the command line). */
 export async function stdioClient(
@@ -57,6 +62,7 @@ export async function stdioClient(
   flags: string[],
   human?: Human,
   env: Record<string, string> = {},
+  ref?: { answer: Human },
 ): Promise<TestClient> {
   const asked: string[] = [];
   let err = '';
@@ -70,12 +76,12 @@ export async function stdioClient(
   if (sdk === 'v2') {
     const client = new ClientV2(
       { name: 'test-v2', version: '1.0.0' },
-      { capabilities: elicitation(human) },
+      { capabilities: elicitation(human), versionNegotiation: MODERN },
     );
     if (human !== undefined) {
       client.setRequestHandler('elicitation/create', async (request) => {
         asked.push(String(request.params.message));
-        return answer(human);
+        return answer(human, ref);
       });
     }
     const transport = new StdioV2(params);
@@ -90,7 +96,7 @@ export async function stdioClient(
   if (human !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(String(request.params.message));
-      return answer(human);
+      return answer(human, ref);
     });
   }
   const transport = new StdioV1(params);
@@ -105,7 +111,7 @@ export async function httpClient(sdk: Sdk, url: string, human?: Human): Promise<
   if (sdk === 'v2') {
     const client = new ClientV2(
       { name: 'test-v2', version: '1.0.0' },
-      { capabilities: elicitation(human) },
+      { capabilities: elicitation(human), versionNegotiation: MODERN },
     );
     if (human !== undefined) {
       client.setRequestHandler('elicitation/create', async (request) => {
@@ -120,6 +126,12 @@ export async function httpClient(sdk: Sdk, url: string, human?: Human): Promise<
     { name: 'test-v1', version: '1.0.0' },
     { capabilities: elicitation(human) },
   );
+  if (human !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return answer(human);
+    });
+  }
   await client.connect(new HttpV1(new URL(url)));
   return wrapV1(client, asked, () => '');
 }
