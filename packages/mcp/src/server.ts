@@ -170,18 +170,21 @@ async function guarded(
   }
 
   const progressToken = ctx.mcpReq._meta?.progressToken;
+  // Notifications go out before the result: a client sees the final status's progress first.
+  const sent: Promise<void>[] = [];
   const call: CallContext = {
     gateway: options.gateway,
     idempotencyKey,
     signal: ctx.mcpReq.signal,
     progress: (progress, total, message) => {
       if (progressToken === undefined) return;
-      void ctx.mcpReq
-        .notify({
-          method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
-        })
-        .catch(() => {});
+      const params = {
+        progressToken,
+        progress,
+        message,
+        ...(total !== undefined ? { total } : {}),
+      };
+      sent.push(ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {}));
     },
   };
   try {
@@ -190,6 +193,7 @@ async function guarded(
       'withResponse' in outcome
         ? await outcome.withResponse()
         : { data: await outcome, requestId: undefined };
+    await Promise.all(sent);
     audit({
       outcome: 'ok',
       ...(write && tool.method !== 'refunds.create' ? { idempotencyKey } : {}),

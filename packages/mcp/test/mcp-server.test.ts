@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WRITE_METHODS } from '../src/policy';
 import { createServer } from '../src/server';
 import { TOOLS } from '../src/tools';
@@ -21,6 +21,10 @@ import {
   type TestClient,
   type ToolResult,
 } from './clients';
+
+// Child processes on a loaded 2-core machine: the 2.x client alone compiles every tool's output
+// schema on its first listing (about 1.3 s idle).
+vi.setConfig({ testTimeout: 30_000 });
 
 const MOCK_KEY = 'sk_test_mock_partner';
 const READS = TOOLS.filter((t) => t.kind === 'read').map((t) => t.name);
