@@ -234,6 +234,27 @@ describe.each(['v2', 'v1'] as const)('over stdio with the %s client', (sdk) => {
     expect(rw().asked.at(-1)).toMatch(/Cancel payment/);
   });
 
+  it('returns a failed write as a tool error carrying its Idempotency-Key', async () => {
+    human[sdk].answer = 'accept';
+    const page = json(await rw().callTool('payments_list', { status: 'succeeded', limit: 20 }));
+    const paymentId = (page.data as { paymentId: string }[])[10]?.paymentId as string;
+    const error = errorOf(await rw().callTool('payments_cancel', { paymentId }));
+    expect(error.class).toMatch(/Error$/);
+    expect(error.requestId).toMatch(/^req_/);
+    expect(error.idempotencyKey).toMatch(/^mcp_payments_cancel_/);
+  });
+
+  it('gives up waiting after timeoutMs with PollTimeoutError', async () => {
+    const page = json(
+      await ro().callTool('payments_list', { status: 'requires_action', limit: 1 }),
+    );
+    const paymentId = (page.data as { paymentId: string }[])[0]?.paymentId as string;
+    const error = errorOf(
+      await ro().callTool('payments_wait_for_final', { paymentId, timeoutMs: 1_000 }),
+    );
+    expect(error.class).toBe('PollTimeoutError');
+  });
+
   it('audits each write as one JSON line on stderr, keyed, with no key in it', async () => {
     const lines = rw()
       .stderr()
