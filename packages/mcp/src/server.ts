@@ -136,7 +136,8 @@ async function guarded(
 ): Promise<CallToolResult | InputRequiredResult> {
   const { policy } = options;
   const write = tool.kind === 'write';
-  // The raw arguments the client sent (before parsing): what the key and the audit describe.
+  // The arguments as validated (as sent; `{ id, options }` for an id tool): what the key and
+  // the audit describe.
   const idempotencyKey = idempotencyKeyFor(tool.name, args);
   const audit = (entry: Omit<AuditEntry, 'tool' | 'args'>) => {
     if (write) policy.audit(auditLine({ tool: tool.name, args, ...entry }, policy.secrets));
