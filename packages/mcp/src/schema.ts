@@ -21,9 +21,31 @@ function annotate(json: JsonObject, notes: Notes, prefix = ''): JsonObject {
   return json;
 }
 
+/**
+ * What JSON cannot say (a Date or bigint the SDK also accepts) comes out as `{}`: dropped from a
+ * union with other members, since an agent sends JSON anyway. The SDK's request objects reject
+ * unknown fields (zod reports them as loose objects with a check): said as such on inputs.
+ */
+function tidy(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((item) => tidy(item, io));
+  if (node === null || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node as JsonObject)) out[key] = tidy(value, io);
+  const isEmpty = (v: unknown) =>
+    typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+  if (Array.isArray(out.anyOf)) {
+    const members = (out.anyOf as unknown[]).filter((member) => !isEmpty(member));
+    if (members.length === 1) {
+      delete out.anyOf;
+      Object.assign(out, members[0]);
+    } else if (members.length > 1) out.anyOf = members;
+  }
+  if (io === 'input' && isEmpty(out.additionalProperties)) out.additionalProperties = false;
+  return out;
+}
+
 function jsonOf(schema: z.ZodMiniType, io: 'input' | 'output', notes: Notes): JsonObject {
-  // `any` for what JSON cannot say (a Date the SDK also accepts): the agent sends JSON anyway.
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  const json = tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' }), io) as JsonObject;
   delete json.$schema;
   return annotate(json, notes);
 }
