@@ -376,6 +376,47 @@ describe('one writing tool per --allow name', () => {
   });
 });
 
+describe('the advertised schemas', () => {
+  it('are the SDK’s rules as JSON Schema, with descriptions an agent can act on', async () => {
+    const gateway = new MerchantGateway({
+      baseUrl: 'http://127.0.0.1',
+      apiKey: MOCK_KEY,
+      fetch: createMockGateway().fetch,
+    });
+    const server = createServer(
+      { gateway, policy: { allowed: new Set(WRITE_METHODS), secrets: [], audit: () => {} } },
+      'modern',
+    );
+    const client = new Client({ name: 't', version: '1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    const tools = (await client.listTools()).tools;
+    const create = tools.find((t) => t.name === 'payments_create');
+    const properties = create?.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const amount = properties?.amount;
+    expect(amount).toMatchObject({
+      additionalProperties: false,
+      required: ['unit', 'value'],
+      properties: {
+        unit: { pattern: '^iso4217\\/[A-Z]{3}$' },
+        value: { anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'number' }] },
+      },
+    });
+    expect(create?.description).toMatch(/minor units/);
+    const refund = tools.find((t) => t.name === 'refunds_create');
+    expect(refund?.inputSchema.properties?.paymentId).toMatchObject({
+      pattern: '^pay_[A-Za-z0-9]+$',
+      maxLength: 64,
+    });
+    expect(refund?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(40);
+    }
+    await client.close();
+  });
+});
+
 describe('a live-looking key', () => {
   const run = (flags: string[]) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
