@@ -35,6 +35,7 @@ function once() {
       child.kill();
     });
     child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before answering`)));
     child.stdin.write(initialize);
   });
 }
