@@ -18,6 +18,16 @@ const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', impo
 /** The server as a command: tsx resolves `merchant-gateway` to src/ through the root tsconfig paths. */
 export const serverCommand = { command: process.execPath, args: [tsx, cli] };
 
+/** The environment without the SDK's variables: a developer's own key never reaches a test server. */
+export function cleanEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined && !entry[0].startsWith('MERCHANT_GATEWAY_'),
+    ),
+  );
+}
+
 export type Sdk = 'v2' | 'v1';
 /** The 2.x client speaks 2025-11-25 unless told otherwise: pinned, it speaks 2026-07-28 or fails. */
 const MODERN = { mode: { pin: '2026-07-28' } };
@@ -70,7 +80,7 @@ export async function stdioClient(
     ...serverCommand,
     args: [...serverCommand.args, ...flags],
     cwd: root,
-    env: { ...(process.env as Record<string, string>), ...env },
+    env: { ...cleanEnv(), ...env },
     stderr: 'pipe' as const,
   };
   if (sdk === 'v2') {
@@ -171,6 +181,7 @@ export async function httpServer(
 ): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const child = spawn(serverCommand.command, [...serverCommand.args, '--http', '0', ...flags], {
     cwd: root,
+    env: cleanEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

@@ -11,6 +11,7 @@ import { WRITE_METHODS } from '../src/policy';
 import { createServer } from '../src/server';
 import { TOOLS } from '../src/tools';
 import {
+  cleanEnv,
   type Human,
   httpClient,
   httpServer,
@@ -423,7 +424,7 @@ describe('a live-looking key', () => {
       const child = spawn(serverCommand.command, [...serverCommand.args, ...flags], {
         cwd: root,
         env: {
-          ...process.env,
+          ...cleanEnv(),
           MERCHANT_GATEWAY_BASE_URL: 'https://gateway.example',
           MERCHANT_GATEWAY_API_KEY: 'sk_live_0123456789abcdef',
         },
