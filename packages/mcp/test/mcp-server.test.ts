@@ -178,6 +178,30 @@ describe.each(['v2', 'v1'] as const)('over stdio with the %s client', (sdk) => {
     expect(list.data).toHaveLength(1);
   });
 
+  it('creates a merchant and its crypto settlement, keyed', async () => {
+    const args = { merchantName: `Shop ${sdk}`, merchantEmail: `pay-${sdk}@shop.example` };
+    const merchant = json(await rw().callTool('merchants_create', args));
+    expect(json(await rw().callTool('merchants_create', args)).id).toBe(merchant.id);
+    const settlement = {
+      asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      destination: 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb',
+    };
+    const added = json(
+      await rw().callTool('settlements_createCrypto', {
+        merchantId: merchant.id,
+        settlements: [settlement],
+      }),
+    );
+    expect(added.settlements).toMatchObject([settlement]);
+    const mismatch = await rw().callTool('settlements_createCrypto', {
+      merchantId: merchant.id,
+      settlements: [
+        { ...settlement, destination: 'eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' },
+      ],
+    });
+    expect(errorOf(mismatch).class).toBe('RequestValidationError');
+  });
+
   describe('a refund, confirmed through elicitation', () => {
     const succeeded = async (c: TestClient, index: number) => {
       const page = json(await c.callTool('payments_list', { status: 'succeeded', limit: 20 }));
