@@ -289,7 +289,7 @@ export const TOOLS: readonly ToolSpec[] = [
     kind: 'write',
     method: 'payments.cancel',
     description:
-      'Cancels a payment the buyer has not paid yet (status requires_action); its status becomes cancelled (final). A human confirms each cancellation first. Keyed.',
+      'Cancels a payment that is not final yet (requires_action or processing); its status becomes cancelled (final). A final payment cannot be cancelled: refund a succeeded one instead. A human confirms each cancellation first. Keyed.',
     input: withId('paymentId', paymentId, PaymentActionParamsSchema, {
       paymentId: 'The payment id (pay_…).',
       merchantId: MERCHANT,
