@@ -21,6 +21,8 @@ const phases = [
   { name: 'typecheck', low: true },
   { name: 'lint' },
   { name: 'build' },
+  // The MCP server package (packages/mcp) builds on its own; its tests run in test:coverage.
+  { name: 'build:mcp', low: true, after: ['typecheck'] },
   { name: 'test:coverage', needs: ['build'] },
   { name: 'size', needs: ['build'] },
   { name: 'check:package', needs: ['build'], after: ['size'], low: true },
