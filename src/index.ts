@@ -143,6 +143,7 @@ export {
 export type {
   Amount,
   AmountDisplay,
+  CreatedPayment,
   KnownPaymentStatus,
   PaymentBuyer,
   PaymentCheckoutParams,
