@@ -143,7 +143,34 @@ function normalizeBaseUrl(raw: string | undefined, allowHttp: boolean): string {
       `baseUrl must use https: (http: is allowed only for localhost, 127.0.0.0/8 and [::1], or anywhere with dangerouslyAllowHttp: true); got ${url.protocol}//${url.host}`,
     );
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const path = url.pathname.replace(/\/+$/, '');
+  // Every path the SDK sends starts with /v1: a base URL ending in it would call /v1/v1/… and
+  // fail every call as a 404. Refused rather than stripped: a gateway mounted under a real /v1
+  // prefix would otherwise be called at the wrong path without a word.
+  if (/\/v1$/i.test(path)) {
+    throw new ConfigurationError(
+      `baseUrl must not end in /v1: the SDK adds /v1 to every path itself; use ${url.origin}${path.slice(0, -3)}`,
+    );
+  }
+  return `${url.origin}${path}`;
+}
+
+/** What a 401 tells the caller to check, per scheme: where the credential came from, never its value. */
+function authHints(options: ClientOptions, r: Resolved): { partner: string; legacy: string } {
+  const check = 'The service refused the credentials: check';
+  const partner =
+    r.apiKey === undefined
+      ? `${check} appId and clientId`
+      : options.apiKey !== undefined
+        ? `${check} the apiKey option`
+        : `${check} MERCHANT_GATEWAY_API_KEY (the apiKey read from the environment)`;
+  const legacy =
+    r.legacyApiKey === undefined
+      ? partner
+      : options.legacyApiKey !== undefined
+        ? `${check} the legacyApiKey option`
+        : `${check} MERCHANT_GATEWAY_LEGACY_API_KEY (the legacyApiKey read from the environment)`;
+  return { partner, legacy };
 }
 
 function isBrowser(): boolean {
@@ -318,6 +345,7 @@ export class MerchantGateway {
       fetch: options.fetch,
       hooks: checkHooks(options.hooks),
       redactor,
+      authHints: authHints(options, r),
       logger: new LevelLogger(
         options.logger ?? console,
         r.logLevel,

@@ -156,6 +156,7 @@ export type {
 export {
   AmountDisplaySchema,
   AmountSchema,
+  CreatedPaymentSchema,
   FINAL_PAYMENT_STATUSES,
   PaymentBuyerSchema,
   PaymentCheckoutParamsSchema,

@@ -65,6 +65,11 @@ export const PaymentCreatedSchema: z.ZodMiniType<PaymentCreated> = paymentCreate
 export interface CreatedPayment extends PaymentCreated {
   merchantId: string;
 }
+/** A `CreatedPayment` as stored and read back (e.g. from a queue): `merchantId` required. */
+export const CreatedPaymentSchema: z.ZodMiniType<CreatedPayment> = responseObject({
+  ...paymentCreated.shape,
+  merchantId: z.string(),
+});
 
 const amountDisplay = responseObject({
   assetName: z.string(),

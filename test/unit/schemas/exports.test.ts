@@ -37,6 +37,7 @@ const samples: Record<string, unknown> = {
   CryptoSettlementParamsSchema: settlement,
   CryptoSettlementListParamsSchema: [settlement],
   PaymentCreatedSchema: paymentCreated,
+  CreatedPaymentSchema: { ...paymentCreated, merchantId: 'mer_1' },
   PaymentViewSchema: paymentView,
   PaymentCreateParamsSchema: {
     merchantId: 'mer_1',
@@ -123,6 +124,7 @@ const responseSchemas = [
   'FiatSettlementSchema',
   'CryptoSettlementSchema',
   'PaymentCreatedSchema',
+  'CreatedPaymentSchema',
   'PaymentViewSchema',
   'PaymentViewMerchantSchema',
   'AmountSchema',
