@@ -10,7 +10,15 @@ import {
   ServerError,
 } from 'merchant-gateway';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API_KEY, BASE_URL, HttpResponse, http, lastOnConnection, useMsw } from '../../support';
+import {
+  API_KEY,
+  BASE_URL,
+  createdFor,
+  HttpResponse,
+  http,
+  lastOnConnection,
+  useMsw,
+} from '../../support';
 
 const MERCHANT = 'mer_follow';
 const FINAL = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
@@ -160,14 +168,7 @@ function gateway(options: ConstructorParameters<typeof MerchantGateway>[0] = {})
 
 function created(id: string, status = 'requires_action'): PaymentCreated {
   set(id, status);
-  return {
-    paymentId: id,
-    status,
-    isFinal: false,
-    pollInMs: 1000,
-    expiresAt: 1_900_000_000,
-    gatewayUrl: `https://pay.gateway.test/${id}`,
-  };
+  return createdFor(id, { status });
 }
 
 /** Pulls changes in the background; `changes` fills as fake time advances. */
