@@ -1,3 +1,4 @@
+import { authHints, source } from './core/auth-hints';
 import { ConfigurationError } from './core/errors';
 import { HoldLimit, MAX_HOLD_MS } from './core/follow-policy';
 import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logger';
@@ -153,24 +154,6 @@ function normalizeBaseUrl(raw: string | undefined, allowHttp: boolean): string {
     );
   }
   return `${url.origin}${path}`;
-}
-
-/** What a 401 tells the caller to check, per scheme: where the credential came from, never its value. */
-function authHints(options: ClientOptions, r: Resolved): { partner: string; legacy: string } {
-  const check = 'The service refused the credentials: check';
-  const partner =
-    r.apiKey === undefined
-      ? `${check} appId and clientId`
-      : options.apiKey !== undefined
-        ? `${check} the apiKey option`
-        : `${check} MERCHANT_GATEWAY_API_KEY (the apiKey read from the environment)`;
-  const legacy =
-    r.legacyApiKey === undefined
-      ? partner
-      : options.legacyApiKey !== undefined
-        ? `${check} the legacyApiKey option`
-        : `${check} MERCHANT_GATEWAY_LEGACY_API_KEY (the legacyApiKey read from the environment)`;
-  return { partner, legacy };
 }
 
 function isBrowser(): boolean {
@@ -345,7 +328,10 @@ export class MerchantGateway {
       fetch: options.fetch,
       hooks: checkHooks(options.hooks),
       redactor,
-      authHints: authHints(options, r),
+      authHints: authHints({
+        apiKey: source(options.apiKey, r.apiKey),
+        legacyApiKey: source(options.legacyApiKey, r.legacyApiKey),
+      }),
       logger: new LevelLogger(
         options.logger ?? console,
         r.logLevel,
