@@ -137,6 +137,25 @@ describe('a 401 names the setting to fix, never its value', () => {
       .catch((e: unknown) => e)) as ApiError;
     expect(error.message).toMatch(/check the legacyApiKey option$/);
   });
+
+  test('the legacy list with a key from MERCHANT_GATEWAY_LEGACY_API_KEY, and without one the partner key', async () => {
+    server.use(
+      http.get(`${BASE_URL}/v1/merchants/mer_1/payments`, () =>
+        HttpResponse.json({ code: 'unauthorized', message: 'no' }, { status: 401 }),
+      ),
+    );
+    vi.stubEnv('MERCHANT_GATEWAY_LEGACY_API_KEY', LEGACY_KEY);
+    const fromEnv = (await gateway({ logLevel: 'off' })
+      .legacyPayments.list('mer_1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(fromEnv.message).toContain('check MERCHANT_GATEWAY_LEGACY_API_KEY');
+    expect(fromEnv.message).not.toContain(LEGACY_KEY);
+    vi.unstubAllEnvs();
+    const partner = (await gateway({ logLevel: 'off' })
+      .legacyPayments.list('mer_1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(partner.message).toMatch(/check the apiKey option$/);
+  });
 });
 
 describe('a ConnectionError once no attempt is left', () => {
