@@ -156,7 +156,6 @@ export type {
 export {
   AmountDisplaySchema,
   AmountSchema,
-  CreatedPaymentSchema,
   FINAL_PAYMENT_STATUSES,
   PaymentBuyerSchema,
   PaymentCheckoutParamsSchema,

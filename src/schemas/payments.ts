@@ -60,16 +60,12 @@ export const PaymentCreatedSchema: z.ZodMiniType<PaymentCreated> = paymentCreate
 /**
  * What `payments.create` returns: a `PaymentCreated` whose `merchantId` is always set (the call's
  * `merchantId`, else the client's), so `const m: string = payment.merchantId` compiles. Anything
- * that takes a `PaymentCreated` takes it.
+ * that takes a `PaymentCreated` takes it. No schema of its own: what the service sends is
+ * `PaymentCreatedSchema`'s; the SDK adds `merchantId`.
  */
 export interface CreatedPayment extends PaymentCreated {
   merchantId: string;
 }
-/** A `CreatedPayment` as stored and read back (e.g. from a queue): `merchantId` required. */
-export const CreatedPaymentSchema: z.ZodMiniType<CreatedPayment> = responseObject({
-  ...paymentCreated.shape,
-  merchantId: z.string(),
-});
 
 const amountDisplay = responseObject({
   assetName: z.string(),

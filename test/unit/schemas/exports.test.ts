@@ -37,7 +37,6 @@ const samples: Record<string, unknown> = {
   CryptoSettlementParamsSchema: settlement,
   CryptoSettlementListParamsSchema: [settlement],
   PaymentCreatedSchema: paymentCreated,
-  CreatedPaymentSchema: { ...paymentCreated, merchantId: 'mer_1' },
   PaymentViewSchema: paymentView,
   PaymentCreateParamsSchema: {
     merchantId: 'mer_1',
@@ -124,7 +123,6 @@ const responseSchemas = [
   'FiatSettlementSchema',
   'CryptoSettlementSchema',
   'PaymentCreatedSchema',
-  'CreatedPaymentSchema',
   'PaymentViewSchema',
   'PaymentViewMerchantSchema',
   'AmountSchema',
@@ -162,6 +160,8 @@ const fieldTypes = [
   'KnownPaymentStatus',
   'ListPaymentStatus',
   'PaymentFailureCode',
+  // What payments.create returns: PaymentCreatedSchema's body, plus the merchantId the SDK adds.
+  'CreatedPayment',
 ];
 
 const exported = sdk as unknown as Record<string, unknown>;
