@@ -1,10 +1,7 @@
 // Why: issue 23's per-call targets (SDK within 1.05x of a bare ky 2 call, and a GET under 0.95x of openai's, anthropic's and stripe's) need every client measured in one run on one server.
 
 import { pathToFileURL } from 'node:url';
-import Anthropic from '@anthropic-ai/sdk';
 import ky from 'ky';
-import OpenAI from 'openai';
-import Stripe from 'stripe';
 import { extraBuilds } from './cold-start';
 import {
   fmt,
@@ -16,6 +13,30 @@ import {
   sdkRequests,
   table,
 } from './common';
+import { importPeer } from './peers';
+
+// What the table calls of each peer SDK: they are installed into .cache/bench on the first run
+// (bench/peers.ts), so their own types are not at hand when the project type-checks.
+type OpenAIClient = {
+  chat: { completions: { create(body: object): Promise<unknown> } };
+  models: { retrieve(id: string): Promise<unknown> };
+};
+type AnthropicClient = {
+  messages: { create(body: object): Promise<unknown> };
+  models: { retrieve(id: string): Promise<unknown> };
+};
+type StripeClient = {
+  paymentIntents: {
+    create(body: object): Promise<unknown>;
+    retrieve(id: string): Promise<unknown>;
+  };
+};
+type StripeClass = (new (
+  key: string,
+  options: object,
+) => StripeClient) & {
+  createFetchHttpClient(): unknown;
+};
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 100);
@@ -68,6 +89,11 @@ export interface PerCallResult {
 
 export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
   const sdk = await loadSdk();
+  const OpenAI = (await importPeer('openai')).default as new (options: object) => OpenAIClient;
+  const Anthropic = (await importPeer('@anthropic-ai/sdk')).default as new (
+    options: object,
+  ) => AnthropicClient;
+  const Stripe = (await importPeer('stripe')).default as StripeClass;
   const apiKey = 'sk_test_stub';
   const createParams = {
     merchantId: 'm_stub',
