@@ -28,13 +28,14 @@ const ownKeysOnly: Plugin = {
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 // The Node ESM build's transport imports ky on its first request (src/core/ky-lazy.ts) instead of
-// with the SDK (src/core/ky.ts): ky's import loads Node's fetch for a feature check.
+// with the SDK (src/core/ky.ts): ky's import loads Node's fetch for a feature check. The attempt
+// step (src/core/attempt.ts) is what loads it.
 const lazyKy: EsbuildPlugin = {
   name: 'lazy-ky',
   setup(build) {
     build.onResolve({ filter: /^\.\/ky$/ }, (args) =>
-      args.importer.endsWith('/src/core/transport.ts')
-        ? { path: args.importer.replace(/transport\.ts$/, 'ky-lazy.ts') }
+      args.importer.endsWith('/src/core/attempt.ts')
+        ? { path: args.importer.replace(/attempt\.ts$/, 'ky-lazy.ts') }
         : undefined,
     );
   },

@@ -1,6 +1,13 @@
 // Why: what one fresh process pays to import a client and make its first call; plain JS so no loader (tsx) is in the measurement. Usage: node cold-child.mjs <case> [server url] [sdk entry].
 const [name, url = '', sdkEntry = ''] = process.argv.slice(2);
 
+// The peer SDKs live in .cache/bench (bench/peers.ts): imported from a module there, so a bare
+// name resolves to its node_modules. The loader, one tiny file, loads before the clock starts and
+// only in a peer's process.
+const peers = ['openai', 'anthropic', 'stripe'].includes(name)
+  ? await import(new URL('../.cache/bench/load.mjs', import.meta.url).href)
+  : undefined;
+
 /** How each case is imported, and its first call against bench/peer-server.mjs. */
 const cases = {
   bare: { load: async () => undefined },
@@ -18,7 +25,7 @@ const cases = {
       new m.MerchantGateway({ baseUrl: url, apiKey: 'sk_test_stub' }).payments.get('pay_stub_1'),
   },
   openai: {
-    load: () => import('openai'),
+    load: () => peers.load('openai'),
     call: (m) =>
       new m.default({
         apiKey: 'sk-stub',
@@ -27,7 +34,7 @@ const cases = {
       }).models.retrieve('gpt-stub'),
   },
   anthropic: {
-    load: () => import('@anthropic-ai/sdk'),
+    load: () => peers.load('@anthropic-ai/sdk'),
     call: (m) =>
       new m.default({
         apiKey: 'sk-ant-stub',
@@ -36,7 +43,7 @@ const cases = {
       }).models.retrieve('claude-stub'),
   },
   stripe: {
-    load: () => import('stripe'),
+    load: () => peers.load('stripe'),
     call: (m) =>
       new m.default('sk_test_stub', {
         httpClient: m.default.createFetchHttpClient(),

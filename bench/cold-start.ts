@@ -45,7 +45,7 @@ function sample(args: string[]): Sample {
  * BENCH_SDK_EXTRA="label=/abs/dist/index.js,..." adds other builds of the SDK (a lever being
  * tried, built elsewhere) to the same round-robin, so they are compared on the same run.
  */
-function extraBuilds(): [string, string][] {
+export function extraBuilds(): [string, string][] {
   const raw = process.env.BENCH_SDK_EXTRA ?? '';
   return raw
     .split(',')

@@ -9,6 +9,7 @@ import { runConcurrency } from './concurrency';
 import { runFollowing } from './following';
 import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
+import { ensurePeers } from './peers';
 import { runPerCall } from './per-call';
 import { runProfile } from './profile';
 import { printSummary } from './summary';
@@ -34,6 +35,8 @@ async function withStub<T>(env: Record<string, string>, run: (stub: StubProcess)
 async function withPeers<T>(
   run: (server: Awaited<ReturnType<typeof startPeerProcess>>) => Promise<T>,
 ) {
+  // The peer SDKs come with the first bench run, not with npm ci (bench/peers.ts).
+  ensurePeers();
   const server = await startPeerProcess();
   try {
     return await run(server);

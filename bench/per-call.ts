@@ -1,9 +1,42 @@
 // Why: issue 23's per-call targets (SDK within 1.05x of a bare ky 2 call, and a GET under 0.95x of openai's, anthropic's and stripe's) need every client measured in one run on one server.
-import Anthropic from '@anthropic-ai/sdk';
+
+import { pathToFileURL } from 'node:url';
 import ky from 'ky';
-import OpenAI from 'openai';
-import Stripe from 'stripe';
-import { fmt, loadSdk, median, type PeerProcess, percentile, sdkRequests, table } from './common';
+import { extraBuilds } from './cold-start';
+import {
+  fmt,
+  loadSdk,
+  median,
+  type PeerProcess,
+  percentile,
+  type Sdk,
+  sdkRequests,
+  table,
+} from './common';
+import { importPeer } from './peers';
+
+// What the table calls of each peer SDK: they are installed into .cache/bench on the first run
+// (bench/peers.ts), so their own types are not at hand when the project type-checks.
+type OpenAIClient = {
+  chat: { completions: { create(body: object): Promise<unknown> } };
+  models: { retrieve(id: string): Promise<unknown> };
+};
+type AnthropicClient = {
+  messages: { create(body: object): Promise<unknown> };
+  models: { retrieve(id: string): Promise<unknown> };
+};
+type StripeClient = {
+  paymentIntents: {
+    create(body: object): Promise<unknown>;
+    retrieve(id: string): Promise<unknown>;
+  };
+};
+type StripeClass = (new (
+  key: string,
+  options: object,
+) => StripeClient) & {
+  createFetchHttpClient(): unknown;
+};
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 100);
@@ -56,6 +89,11 @@ export interface PerCallResult {
 
 export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
   const sdk = await loadSdk();
+  const OpenAI = (await importPeer('openai')).default as new (options: object) => OpenAIClient;
+  const Anthropic = (await importPeer('@anthropic-ai/sdk')).default as new (
+    options: object,
+  ) => AnthropicClient;
+  const Stripe = (await importPeer('stripe')).default as StripeClass;
   const apiKey = 'sk_test_stub';
   const createParams = {
     merchantId: 'm_stub',
@@ -98,6 +136,17 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
   // The floor: ky 2 at its defaults (a POST is not retried; a 10 s timeout), and stripped bare.
   const kyBare = ky.create({ retry: 0, timeout: false });
   const message = { role: 'user' as const, content: 'order-1' };
+  // BENCH_SDK_EXTRA="label=/abs/dist/node/index.js": other builds of the SDK (a base commit, a
+  // lever being tried) as rows of their own in the same interleaved run.
+  const extras = await Promise.all(
+    extraBuilds().map(async ([label, entry]) => {
+      const other = (await import(pathToFileURL(entry).href)) as Sdk;
+      return [
+        `merchant-gateway (${label})`,
+        new other.MerchantGateway({ baseUrl: server.url, apiKey }),
+      ] as const;
+    }),
+  );
 
   const ops: Record<'create' | 'get', [client: string, route: string, call: Call][]> = {
     create: [
@@ -120,6 +169,11 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
           kyBare.post(postUrl, { headers: postHeaders, body: postBody, signal: signal() }).json(),
       ],
       ['merchant-gateway (SDK)', 'sdk POST', () => gateway.payments.create(createParams)],
+      ...extras.map(([client, other]): [string, string, Call] => [
+        client,
+        'sdk POST',
+        () => other.payments.create(createParams),
+      ]),
       [
         'openai',
         'openai POST',
@@ -152,6 +206,11 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
         () => kyBare.get(getUrl, { headers: getHeaders, signal: signal() }).json(),
       ],
       ['merchant-gateway (SDK)', 'sdk GET', () => gateway.payments.get(created.paymentId)],
+      ...extras.map(([client, other]): [string, string, Call] => [
+        client,
+        'sdk GET',
+        () => other.payments.get(created.paymentId),
+      ]),
       ['openai', 'openai GET', () => openai.models.retrieve('gpt-stub')],
       ['@anthropic-ai/sdk', 'anthropic GET', () => anthropic.models.retrieve('claude-stub')],
       ['stripe (fetch client)', 'stripe GET', () => stripe.paymentIntents.retrieve('pi_stub')],
@@ -240,6 +299,15 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
       fmt.ratio(r.vsFetch),
     ]),
   );
+  for (const [client] of extras) {
+    for (const op of ['create', 'get'] as const) {
+      const ours = find(op, 'merchant-gateway (SDK)');
+      const other = find(op, client);
+      console.log(
+        `${op}: this build / ${client}: ${fmt.ratio(ours.wallUs / other.wallUs)} by wall, ${fmt.ratio(ours.cpuUs / other.cpuUs)} by CPU; × bare ky ${fmt.ratio(ours.wallUs / find(op, 'ky 2').wallUs)} against ${fmt.ratio(other.wallUs / find(op, 'ky 2').wallUs)}`,
+      );
+    }
+  }
   // Issue 23's table: the SDK's time over each other client's, so the targets read off one run.
   const versus: [string, string][] = [
     ['ky 2', 'bare ky 2'],

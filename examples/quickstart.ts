@@ -13,6 +13,20 @@ import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 const USDC_ON_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const PAYOUT_WALLET = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 
+/** Digits after the decimal point of an ISO 4217 currency (2 for USD, 0 for JPY). */
+function decimalsOf(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+    .maximumFractionDigits as number;
+}
+
+/** Minor units (a string of digits, as the service sends them) in major units: '1250' → '12.50'. */
+function major(minor: string, currency: string): string {
+  const decimals = decimalsOf(currency);
+  if (decimals === 0) return minor;
+  const digits = minor.padStart(decimals + 1, '0');
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}
+
 async function main(): Promise<void> {
   const real =
     process.env.MERCHANT_GATEWAY_BASE_URL !== undefined &&
@@ -53,7 +67,7 @@ async function main(): Promise<void> {
       { idempotencyKey: orderId }, // safe to retry: the service never creates it twice
     );
     console.log(
-      `Payment:    ${payment.paymentId} (USD 12.50), buyer pays at ${payment.gatewayUrl}`,
+      `Payment:    ${payment.paymentId} (12.50 USD), buyer pays at ${payment.gatewayUrl}`,
     );
 
     if (mock) {
@@ -74,16 +88,29 @@ async function main(): Promise<void> {
     if (final.info) console.log(`Paid in:    transaction ${final.info.txId}`);
     if (final.failureCode) console.log(`Failed:     ${final.failureCode}`);
 
-    // The mock's sample merchant has 1,000 payments: a list worth looking at.
+    // The merchant just made has one payment; the mock's seeded sample merchant has 1,000, so
+    // its list shows pages and stats worth looking at.
     const listed = mock ? mock.sample.merchantId : merchant.id;
-    const page = await gateway.payments.list({ merchantId: listed, limit: 5 });
-    console.log(`Payments of ${listed}: ${page.stats.totalTransactions} in all`);
-    for (const p of page.data) {
-      const amount = p.fiatAmount ? `${p.fiatAmount.value} ${p.fiatAmount.unit}` : '-';
-      console.log(`  ${p.paymentId}  ${p.status.padEnd(16)} ${amount}  ${p.createdAt}`);
+    if (mock) {
+      console.log(`List:       the mock's sample merchant ${listed}, not ${merchant.id}: it has`);
+      console.log('            1,000 seeded payments, where ours has one');
     }
-    const revenue = page.stats.totalRevenue.map((r) => `${r.amount} ${r.currency}`).join(', ');
-    console.log(`Revenue:    ${revenue || 'none yet'}`);
+    const page = await gateway.payments.list({ merchantId: listed, limit: 5 });
+    // Every amount below in major units, currency named: list items come in minor units
+    // ('1250'), revenue stats in major units (12.5); both print as 12.50 USD.
+    console.log(`Payments:   ${page.stats.totalTransactions} in all (amounts in major units)`);
+    for (const p of page.data) {
+      const currency = p.fiatAmount?.unit.replace(/^iso4217\//, '');
+      const amount =
+        p.fiatAmount && currency ? `${major(p.fiatAmount.value, currency)} ${currency}` : '-';
+      console.log(
+        `  ${p.paymentId}  ${p.status.padEnd(16)} ${amount.padStart(12)}  ${p.createdAt}`,
+      );
+    }
+    const revenue = page.stats.totalRevenue
+      .map((r) => `${r.amount.toFixed(decimalsOf(r.currency))} ${r.currency}`)
+      .join(', ');
+    console.log(`Revenue:    ${revenue || 'none yet'} (succeeded payments, major units)`);
     console.log(
       `More:       ${page.nextCursor ? 'yes, for await the list to walk every page' : 'no'}`,
     );

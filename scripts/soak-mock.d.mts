@@ -36,3 +36,18 @@ export function soak(
     warmup?: number;
   },
 ): Promise<SoakFigures>;
+
+export interface NearLimitFigures {
+  sent: number;
+  bytesSent: number;
+  unexpected: string[];
+  before: NodeJS.MemoryUsage;
+  after: NodeJS.MemoryUsage;
+  heapGrowth: number;
+  rssGrowth: number;
+}
+
+export function soakNearLimit(
+  mock: MockCommand,
+  options: { count: number; concurrency?: number },
+): Promise<NearLimitFigures>;

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Soak run of the `merchant-gateway-mock` command: the command from source in a child process,
 // driven over loopback HTTP with ordinary calls mixed with hostile ones (huge bodies without a
-// key, oversized bodies with one), its memory read in the child itself. Bounded in count and time.
+// key, oversized bodies with one, bodies just under the 1 MiB limit that the mock reads and
+// records), its memory read in the child itself. Bounded in count and time.
 //
-//   npm run soak -- --requests 300000 --concurrency 16 --max-seconds 300
+//   npm run soak -- --requests 300000 --concurrency 16 --max-seconds 300 --near-limit 1000
 //
 // The suite runs a short one (test/behaviour/hostile/soak.test.ts); this prints the figures of a
 // long one and exits 1 when a request went unanswered or the mock's heap grew.
@@ -18,6 +19,11 @@ const MiB = 1024 * 1024;
 /** What a hostile client claims to send: the mock must answer without reading it. */
 const HUGE_BODY_BYTES = 100 * MiB;
 const OVERSIZED_BODY_BYTES = 2 * MiB;
+/**
+ * A body the mock reads whole and records (64 KiB of it): a merchant name just under the 1 MiB
+ * limit, refused as too long (400) after it was read.
+ */
+const NEAR_LIMIT_BODY = JSON.stringify({ merchantName: 'n'.repeat(MiB - 4 * 1024) });
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
 
 /**
@@ -146,7 +152,8 @@ function send(url, { method = 'GET', path, headers = {}, body, bodyBytes, declar
 
 /**
  * The traffic mix, by request number: per 100 requests, 2 huge bodies without a key (declared
- * 100 MiB), 1 declared and 1 chunked oversized body with the key (2 MiB), and 96 ordinary calls
+ * 100 MiB), 1 declared and 1 chunked oversized body with the key (2 MiB), 2 bodies just under
+ * 1 MiB with the key (read and recorded), and 94 ordinary calls
  * (merchant reads and updates, the merchant's payment list, payment details, status and gateway
  * reads, a refund of an unknown payment, a wrong key).
  */
@@ -178,6 +185,9 @@ function requestFor(n, mock, paymentId, keepAlive) {
         declare: true,
         agent: false,
       };
+    case 10:
+    case 60:
+      return nearLimit(mock, keepAlive);
     case 75:
       return {
         kind: 'oversized-with-key',
@@ -213,6 +223,55 @@ function requestFor(n, mock, paymentId, keepAlive) {
     { expect: 401, path: `/v1/merchants/${mock.merchantId}`, headers: { 'api-key': 'sk_wrong' } },
   ];
   return { kind: 'ordinary', agent: keepAlive, ...ordinary[n % ordinary.length] };
+}
+
+/** An authenticated PATCH whose body is just under the 1 MiB limit: read, recorded, then 400. */
+function nearLimit(mock, agent) {
+  return {
+    kind: 'near-limit-with-key',
+    expect: 400,
+    method: 'PATCH',
+    path: `/v1/merchants/${mock.merchantId}`,
+    headers: { 'api-key': mock.apiKey, 'content-type': 'application/json' },
+    body: NEAR_LIMIT_BODY,
+    agent,
+  };
+}
+
+/**
+ * Sends `count` bodies just under the 1 MiB limit, each read whole and recorded by the mock, and
+ * reads the mock's memory before and after: with a log of 1,000 entries, 64 KiB kept of each
+ * (not the whole body behind a V8 sliced string) is at most 64 MiB, whatever the count.
+ * @param {Awaited<ReturnType<typeof startMockCommand>>} mock
+ * @param {{ count: number, concurrency?: number }} options
+ */
+export async function soakNearLimit(mock, { count, concurrency = 4 }) {
+  const keepAlive = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const before = await mock.memory();
+  const unexpected = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const spec = nearLimit(mock, keepAlive);
+      const result = await send(mock.url, spec);
+      if (result.status !== spec.expect && unexpected.length < 10) {
+        unexpected.push(`near-limit #${n}: ${result.status || result.error}, expected 400`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const after = await mock.memory();
+  keepAlive.destroy();
+  return {
+    sent: next,
+    bytesSent: next * Buffer.byteLength(NEAR_LIMIT_BODY),
+    unexpected,
+    before,
+    after,
+    heapGrowth: after.heapUsed - before.heapUsed,
+    rssGrowth: after.rss - before.rss,
+  };
 }
 
 /**
@@ -314,15 +373,24 @@ async function main() {
   const requests = arg('requests', 300_000);
   const concurrency = arg('concurrency', 16);
   const maxMs = arg('max-seconds', 600) * 1000;
+  const nearLimitCount = arg('near-limit', 1000);
   const mock = await startMockCommand();
   const before = await mock.memory();
   let figures;
+  let near;
   try {
+    // First a run of bodies just under 1 MiB alone (issue 28's case: 1,000 of them took the
+    // sidecar from 69 to 1,139 MiB), then the mixed run.
+    near = await soakNearLimit(mock, { count: nearLimitCount });
     figures = await soak(mock, { requests, maxMs, concurrency, samples: 20 });
   } finally {
     await mock.stop();
   }
   const mb = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
+  console.log(
+    `near-limit      ${near.sent} bodies of ~1 MiB (${mb(near.bytesSent)}): heap ${mb(near.before.heapUsed)} → ${mb(near.after.heapUsed)}, rss ${mb(near.before.rss)} → ${mb(near.after.rss)}`,
+  );
+  for (const line of near.unexpected) console.log(`unexpected      ${line}`);
   console.log(`requests        ${figures.requests} in ${(figures.elapsedMs / 1000).toFixed(1)} s`);
   console.log(`answered        ${figures.answered} (unanswered ${figures.unanswered})`);
   for (const [kind, { sent, answered, totalMs }] of Object.entries(figures.byKind)) {
@@ -339,7 +407,13 @@ async function main() {
     console.log(`  after ${String(at).padStart(7)} requests: rss ${mb(rss)}, heap ${mb(heapUsed)}`);
   }
   for (const line of figures.unexpected) console.log(`unexpected      ${line}`);
-  if (figures.unanswered > 0 || figures.unexpected.length > 0 || figures.heapGrowth > 16 * MiB) {
+  if (
+    figures.unanswered > 0 ||
+    figures.unexpected.length > 0 ||
+    near.unexpected.length > 0 ||
+    figures.heapGrowth > 16 * MiB ||
+    near.after.heapUsed > 128 * MiB
+  ) {
     process.exitCode = 1;
   }
 }

@@ -2,13 +2,14 @@
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client';
+import { authHints, source } from './core/auth-hints';
 import { ConfigurationError } from './core/errors';
-import { HoldLimit } from './follow/hold-limit';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
 import { type RequestHooks, Transport } from './core/transport';
+import { HoldLimit } from './follow/hold-limit';
 import type { ResourceContext } from './resources/resource';
 import { VERSION } from './version';
 
@@ -51,7 +52,16 @@ function normalizeBaseUrl(raw: string | undefined, allowHttp: boolean): string {
       `baseUrl must use https: (http: is allowed only for localhost, 127.0.0.0/8 and [::1], or anywhere with dangerouslyAllowHttp: true); got ${url.protocol}//${url.host}`,
     );
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const path = url.pathname.replace(/\/+$/, '');
+  // Every path the SDK sends starts with /v1: a base URL ending in it would call /v1/v1/… and
+  // fail every call as a 404. Refused rather than stripped: a gateway mounted under a real /v1
+  // prefix would otherwise be called at the wrong path without a word.
+  if (/\/v1$/i.test(path)) {
+    throw new ConfigurationError(
+      `baseUrl must not end in /v1: the SDK adds /v1 to every path itself; use ${url.origin}${path.slice(0, -3)}`,
+    );
+  }
+  return `${url.origin}${path}`;
 }
 
 function isBrowser(): boolean {
@@ -206,6 +216,10 @@ export function clientParts(given: ClientOptions): {
     fetch: options.fetch,
     hooks: checkHooks(options.hooks),
     redactor,
+    authHints: authHints({
+      apiKey: source(options.apiKey, r.apiKey),
+      legacyApiKey: source(options.legacyApiKey, r.legacyApiKey),
+    }),
     logger: new LevelLogger(
       options.logger ?? console,
       r.logLevel,

@@ -185,6 +185,7 @@ export {
 export type {
   Amount,
   AmountDisplay,
+  CreatedPayment,
   KnownPaymentStatus,
   PaymentBuyer,
   PaymentCheckoutParams,

@@ -36,16 +36,20 @@ export class ApiPromise<T> extends Promise<T> {
     return this.#data;
   }
 
+  // The signatures are lib.es5's own, `any` reason included: with `unknown` there,
+  // `.catch((e: Error) => …)`, which compiles on any Promise, would not compile on an ApiPromise.
   // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is a Promise; then is its contract
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: lib.es5's Promise types the reason `any`
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#parsed().then(onfulfilled, onrejected);
   }
 
   override catch<R = never>(
-    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: lib.es5's Promise types the reason `any`
+    onrejected?: ((reason: any) => R | PromiseLike<R>) | null,
   ): Promise<T | R> {
     return this.#parsed().catch(onrejected);
   }

@@ -123,9 +123,21 @@ export class ResponseTooLargeError extends ResponseValidationError {
   }
 }
 
-/** No response arrived: the connection failed, was reset, or DNS did not resolve. */
+/**
+ * No response arrived: the connection failed, was reset, or DNS did not resolve. Once a call has
+ * no attempt left, its message says how many attempts were made in how long
+ * (`GET /v1/merchants/m_1: after 3 attempts in 1503 ms: connection failed: fetch failed`).
+ */
 export class ConnectionError extends MerchantGatewayError {
   override readonly name: string = 'ConnectionError';
+  /** The request's method, e.g. `GET`; set on what a call rejects with. */
+  declare readonly method?: string;
+  /** The request's path, without the base URL or query; set on what a call rejects with. */
+  declare readonly path?: string;
+  /** Attempts made, the first included; set on what a call rejects with. */
+  declare readonly attempts?: number;
+  /** Milliseconds from the call's start to its last failure, retry waits included. */
+  declare readonly elapsedMs?: number;
 }
 
 /** One attempt ran past `timeoutMs` (connecting, waiting or reading the body). */

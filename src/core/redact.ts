@@ -26,26 +26,55 @@ export const MAX_VALUE_DEPTH = 200;
 /** Whether a header carries a credential, whatever its value. */
 export const isSensitiveHeader = isCredentialHeader;
 
+/** `bytes` in base64 without padding, and in base64url. */
+function base64Pair(bytes: Uint8Array): [string, string] {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const plain = btoa(binary).replace(/=+$/, '');
+  return [plain, plain.replace(/\+/g, '-').replace(/\//g, '_')];
+}
+
+/**
+ * The base64 characters that encode `bytes` wherever they sit in a longer encoded run, for each
+ * of the three byte offsets (mod 3) they can start at: a service echoing
+ * `Authorization: Basic base64("partner:" + key)` puts the key at offset 8. A character that also
+ * takes bits of a neighbouring byte is left out at both ends, so each form is found whatever comes
+ * before or after; what stays visible of the key is at most a few bits at each end.
+ */
+function base64Cores(bytes: Uint8Array): string[] {
+  const forms: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const shifted = new Uint8Array(shift + bytes.length);
+    shifted.set(bytes, shift);
+    const [plain, url] = base64Pair(shifted);
+    // The characters made of the zero bytes in front (and the one shared with them) go.
+    const head = [0, 2, 3][shift] as number;
+    // The last character shares bits with whatever follows unless the run ends on a group.
+    const tail = shifted.length % 3 === 0 ? 0 : 1;
+    forms.push(plain.slice(head, plain.length - tail), url.slice(head, url.length - tail));
+  }
+  return forms;
+}
+
 /**
  * The forms a secret can take on its way back to us: as sent, percent-encoded (upper- and
  * lower-case hex, as a URL or form would carry it), and its UTF-8 bytes in base64 (padded,
- * unpadded, base64url), as an Authorization header or a token echoes it. Base64 found only when
- * it starts the encoded text: the same key at another offset of a longer base64 run encodes
- * differently.
+ * unpadded, base64url) at any offset of a longer base64 run, as an Authorization header or a
+ * token echoes it.
  */
 function encodings(secret: string): string[] {
   const percent = encodeURIComponent(secret);
-  let binary = '';
-  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
-  const base64 = btoa(binary);
-  const unpadded = base64.replace(/=+$/, '');
+  const bytes = new TextEncoder().encode(secret);
+  const [unpadded, url] = base64Pair(bytes);
+  const padded = unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=');
   return [
     secret,
     percent,
     percent.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    base64,
+    padded,
     unpadded,
-    unpadded.replace(/\+/g, '-').replace(/\//g, '_'),
+    url,
+    ...base64Cores(bytes),
   ];
 }
 
@@ -55,6 +84,11 @@ function encodings(secret: string): string[] {
  */
 export class Redactor {
   readonly #secrets: readonly string[];
+  /**
+   * UTF-8 bytes of the longest form a secret can take: a text cut this much past a limit, then
+   * redacted, then cut at the limit leaves no part of a key (see `redactThenCut`).
+   */
+  readonly longestForm: number;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
@@ -64,6 +98,8 @@ export class Redactor {
     }
     // Longest first, so a key that contains another (or its unpadded base64) is replaced whole.
     this.#secrets = [...forms].sort((a, b) => b.length - a.length);
+    const encoder = new TextEncoder();
+    this.longestForm = Math.max(0, ...this.#secrets.map((form) => encoder.encode(form).length));
   }
 
   string(text: string): string {

@@ -22,6 +22,7 @@ import type {
   PaymentStatusResult,
 } from '../schemas/payment-status';
 import {
+  type CreatedPayment,
   type PaymentCreated,
   PaymentCreatedSchema,
   type PaymentCreateParams,
@@ -73,7 +74,7 @@ export class Payments {
    * ```
    * @throws {RequestValidationError} before sending, e.g. no merchant id in the call or client.
    */
-  create(params: PaymentCreateParams, options?: CreateRequestOptions): ApiPromise<PaymentCreated> {
+  create(params: PaymentCreateParams, options?: CreateRequestOptions): ApiPromise<CreatedPayment> {
     return this.#context.transport.request(() => {
       const operation = 'payments.create';
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
@@ -103,7 +104,7 @@ export class Payments {
         idempotency: 'always',
         response: PaymentCreatedSchema,
         // The merchant it was created for, so following it reads that merchant's status.
-        select: (payment) => ({ ...payment, merchantId }),
+        select: (payment): CreatedPayment => ({ ...payment, merchantId }),
         options,
       };
     });

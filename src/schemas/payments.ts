@@ -57,6 +57,15 @@ const paymentCreated = responseObject({
 export interface PaymentCreated extends z.output<typeof paymentCreated> {}
 /** What `payments.create` returns: where to send the buyer, and how to follow the payment. */
 export const PaymentCreatedSchema: z.ZodMiniType<PaymentCreated> = paymentCreated;
+/**
+ * What `payments.create` returns: a `PaymentCreated` whose `merchantId` is always set (the call's
+ * `merchantId`, else the client's), so `const m: string = payment.merchantId` compiles. Anything
+ * that takes a `PaymentCreated` takes it. No schema of its own: what the service sends is
+ * `PaymentCreatedSchema`'s; the SDK adds `merchantId`.
+ */
+export interface CreatedPayment extends PaymentCreated {
+  merchantId: string;
+}
 
 const amountDisplay = responseObject({
   assetName: z.string(),

@@ -21,7 +21,11 @@ const examples: { name: string; expected: RegExp[] }[] = [
       /Payment: +pay_\S+ .*buyer pays at http:\/\/127\.0\.0\.1:\d+\//,
       /Final: +succeeded/,
       /Paid in: +transaction 0x[0-9a-f]{64}/,
-      /Payments of mer_\S+: 1000 in all/,
+      // Why it lists another merchant, and every amount in major units with the currency named.
+      /List: +the mock's sample merchant mer_\S+, not mer_\S+: it has/,
+      /Payments: +1000 in all \(amounts in major units\)/,
+      /pay_\S+ +\w+ +\d+\.\d{2} (USD|EUR) /,
+      /Revenue: +(\d+\.\d{2} [A-Z]{3}(, )?)+ \(succeeded payments, major units\)/,
     ],
   },
   {

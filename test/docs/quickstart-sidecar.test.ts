@@ -63,7 +63,7 @@ test.each([
       expect(stderr).toBe('');
       expect(code).toBe(0);
       expect(stdout).toMatch(
-        /Payment: +pay_\S+ \(USD 12\.50\), buyer pays at http:\/\/127\.0\.0\.1:\d+\/pay\/pay_/,
+        /Payment: +pay_\S+ \(12\.50 USD\), buyer pays at http:\/\/127\.0\.0\.1:\d+\/pay\/pay_/,
       );
       expect(stdout).toMatch(outcome);
     } finally {

@@ -171,6 +171,63 @@ describe('README.md and docs/', () => {
     expect(result.stdout).toBe('');
   }, 120_000);
 
+  test('a newcomer meets how to run the repository and the mock before the Quickstart code', () => {
+    const lines = readme.split('\n');
+    const quickstart = lines.indexOf('## Quickstart');
+    const firstTs = lines.indexOf('```ts');
+    expect(lines.findIndex((line) => line.includes('`npm ci`'))).toBeLessThan(quickstart);
+    expect(lines.findIndex((line) => line.includes('EBADENGINE'))).toBeLessThan(quickstart);
+    const sidecar = lines.findIndex((line) => line.startsWith('npx merchant-gateway-mock'));
+    expect(sidecar).toBeGreaterThan(quickstart);
+    expect(sidecar).toBeLessThan(firstTs);
+    expect(lines[sidecar + 1]).toMatch(
+      /^export MERCHANT_GATEWAY_BASE_URL=http:\/\/127\.0\.0\.1:4010 MERCHANT_GATEWAY_API_KEY=sk_test_mock_partner$/,
+    );
+    expect(mock.credentials.apiKey).toBe('sk_test_mock_partner');
+  });
+
+  test('the README says a follow logs its warn line only when logging is on', () => {
+    expect(readme).not.toMatch(/is logged as one `warn` line,/);
+    expect(readme).toMatch(/one `warn` line when logging is on/);
+  });
+
+  test("the README's msw test uses no option only one msw major has (the peer range admits 2 and 3)", () => {
+    const code = readmeBlocks.find(({ code }) => code.includes("from 'msw/node'"))?.code ?? '';
+    expect(code).toContain('server.listen(');
+    // msw 3 renamed onUnhandledRequest to onUnhandledFrame: either one breaks the other major.
+    const statements = code.replace(/\/\/.*$/gm, '');
+    expect(statements).not.toMatch(/onUnhandledFrame|onUnhandledRequest/);
+  });
+
+  test('the payments snippet, replayed after the payment succeeded, does not send the buyer to pay', async () => {
+    const section = readme.split('\n').indexOf('## Payments') + 1;
+    const block = readmeBlocks.find(({ line }) => line > section);
+    if (!block) throw new Error('no block under ## Payments');
+    const file = join(DIR, 'payments-paid-replay.ts');
+    writeFileSync(file, block.code);
+    const first = await run(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: env(),
+      timeout: 50_000,
+    });
+    expect(first.stdout).toMatch(/send the buyer to|nothing to pay/);
+    const paid = mock.payments().filter((p) => p.referenceId === 'order-2001');
+    expect(paid).toHaveLength(1);
+    // The test's buyer may have moved it along already; a final one stays as it is.
+    if (paid[0]?.status === 'requires_action' || paid[0]?.status === 'processing') {
+      mock.setPaymentStatus(paid[0]?.id ?? '', 'succeeded');
+    }
+    const replay = await run(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: env(),
+      timeout: 50_000,
+    });
+    expect(replay.stdout).toContain(
+      `nothing to pay: ${mock.getPayment(paid[0]?.id ?? '')?.status}`,
+    );
+    expect(replay.stdout).not.toContain('send the buyer to');
+  }, 120_000);
+
   test('the payments snippet, run again as after a restart, makes no second payment', async () => {
     const section = readme.split('\n').indexOf('## Payments') + 1;
     const block = readmeBlocks.find(({ line }) => line > section);

@@ -2,7 +2,7 @@
 // fixtures; ./fake-service.ts scripts answers on that setup, ./mock-harness.ts serves the mock over
 // msw and real HTTP, ./list-fixtures.ts and ./samples.ts hold bodies. Behaviour folders keep a
 // helper of their own only where it differs (polling's fake clock, the payment-actions mock).
-import { type ClientOptions, MerchantGateway } from 'merchant-gateway';
+import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -21,10 +21,24 @@ export function useMsw(...handlers: HttpHandler[]) {
   return server;
 }
 
-/** The client factory: an API-key client for BASE_URL; `options` override any default. */
-export function gateway(options: ClientOptions = {}): MerchantGateway {
-  return new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, ...options });
+/** A client factory: `options` override its defaults. */
+export type GatewayFactory = ((options?: ClientOptions) => MerchantGateway) & {
+  /** The same factory with more defaults, e.g. a folder's merchant: `gateway.with({ merchantId })`. */
+  with(defaults: ClientOptions): GatewayFactory;
+};
+
+function factory(defaults: ClientOptions): GatewayFactory {
+  const make = (options: ClientOptions = {}) => new MerchantGateway({ ...defaults, ...options });
+  return Object.assign(make, {
+    with: (more: ClientOptions) => factory({ ...defaults, ...more }),
+  });
 }
+
+/**
+ * The tests' one client factory: an API-key client for BASE_URL; `options` override any default.
+ * A folder that needs other defaults derives its own with `gateway.with({ … })`.
+ */
+export const gateway: GatewayFactory = factory({ baseUrl: BASE_URL, apiKey: API_KEY });
 
 export const merchantBody = {
   merchant: {
@@ -52,14 +66,23 @@ export const viewBody = {
   merchant: { name: 'Acme', iconUrl: null },
 };
 
-export const createdBody = {
-  paymentId: 'pay_1',
-  status: 'requires_action',
-  isFinal: false,
-  pollInMs: 1000,
-  expiresAt: 1_900_000_000,
-  gatewayUrl: 'https://pay.gateway.test/pay_1',
-};
+/** What the service answers to a create of `paymentId`: open, `pollInMs` 1 s; `overrides` win. */
+export function createdFor(
+  paymentId: string,
+  overrides: Partial<PaymentCreated> = {},
+): PaymentCreated {
+  return {
+    paymentId,
+    status: 'requires_action',
+    isFinal: false,
+    pollInMs: 1000,
+    expiresAt: 1_900_000_000,
+    gatewayUrl: `https://pay.gateway.test/${paymentId}`,
+    ...overrides,
+  };
+}
+
+export const createdBody = createdFor('pay_1');
 
 /**
  * Marks a mocked response as the last on its connection. Node 22's fetch checks a reused keep-alive
@@ -108,4 +131,5 @@ export async function polluted<T>(
   }
 }
 
+export { listenOnLoopback, serve, useListeningMock } from './servers';
 export { HttpResponse, http };

@@ -2,6 +2,7 @@ import type {
   Amount,
   AmountDisplay,
   ApiPromise,
+  CreatedPayment,
   CryptoSettlement,
   FiatSettlement,
   LegacyPayment,
@@ -163,7 +164,7 @@ describe('resource methods return the named types', () => {
     expectTypeOf(gateway.settlements.createCrypto).returns.toEqualTypeOf<
       ApiPromise<CryptoSettlement[]>
     >();
-    expectTypeOf(gateway.payments.create).returns.toEqualTypeOf<ApiPromise<PaymentCreated>>();
+    expectTypeOf(gateway.payments.create).returns.toEqualTypeOf<ApiPromise<CreatedPayment>>();
     expectTypeOf(gateway.payments.get).returns.toEqualTypeOf<ApiPromise<PaymentView>>();
     expectTypeOf(gateway.payments.list).returns.toEqualTypeOf<
       PagePromise<MerchantPayment, MerchantPaymentsPage>

@@ -1,5 +1,6 @@
 import {
   type ApiPromise,
+  type CreatedPayment,
   type CreateRequestOptions,
   type CryptoSettlement,
   type CryptoSettlementParams,
@@ -86,7 +87,7 @@ describe('resource method signatures', () => {
     expectTypeOf<PaymentCreateParams['expiresAt']>().toEqualTypeOf<
       number | Date | null | undefined
     >();
-    expectTypeOf(payments.create).returns.toEqualTypeOf<ApiPromise<PaymentCreated>>();
+    expectTypeOf(payments.create).returns.toEqualTypeOf<ApiPromise<CreatedPayment>>();
     expectTypeOf(payments.create).toBeCallableWith({ amount, referenceId: 'r' });
     expectTypeOf(payments.create).toBeCallableWith(
       {

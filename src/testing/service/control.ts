@@ -13,6 +13,14 @@ import { matchSegments } from './router';
 
 const STATUS_LIST = PAYMENT_STATUSES.join(', ');
 
+/**
+ * A payment as the control API answers it: `paymentId` first, as every SDK type names it; `id`
+ * (the mock's own state field, what `mock.getPayment` gives) is kept for clients written against it.
+ */
+function paymentAnswer<P extends { id: string }>(payment: P): { paymentId: string } & P {
+  return { paymentId: payment.id, ...payment };
+}
+
 interface ControlRoute {
   method: 'GET' | 'POST';
   /** Segments after `/__mock/`; `:` marks a parameter. */
@@ -38,7 +46,10 @@ const ROUTES: readonly ControlRoute[] = [
     const path = advancePath(objectBody(body));
     const before = new Map(mock.payments().map((p) => [p.id, p.status]));
     const moved = mock.advancePayments(path);
-    const payments = mock.payments().filter((p) => before.get(p.id) !== p.status);
+    const payments = mock
+      .payments()
+      .filter((p) => before.get(p.id) !== p.status)
+      .map(paymentAnswer);
     return json(200, { moved, payments });
   }),
   control('POST', 'payments/:id/status', (mock, { params: [id = ''], body }) => {
@@ -48,12 +59,13 @@ const ROUTES: readonly ControlRoute[] = [
     }
     if (!mock.getPayment(id)) throw paymentNotFound(id);
     mock.setPaymentStatus(id, status as KnownPaymentStatus);
-    return json(200, mock.getPayment(id));
+    const payment = mock.getPayment(id);
+    return json(200, payment && paymentAnswer(payment));
   }),
   control('GET', 'payments/:id', (mock, { params: [id = ''] }) => {
     const payment = mock.getPayment(id);
     if (!payment) throw paymentNotFound(id);
-    return json(200, payment);
+    return json(200, paymentAnswer(payment));
   }),
   control('GET', 'merchants/:id', (mock, { params: [id = ''] }) => {
     const merchant = mock.getMerchant(id);

@@ -13,6 +13,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import {
   API_KEY,
   BASE_URL,
+  createdFor,
   HttpResponse,
   http,
   lastOnConnection,
@@ -168,14 +169,7 @@ function gateway(options: ConstructorParameters<typeof MerchantGateway>[0] = {})
 
 function created(id: string, status = 'requires_action'): PaymentCreated {
   set(id, status);
-  return {
-    paymentId: id,
-    status,
-    isFinal: false,
-    pollInMs: 1000,
-    expiresAt: 1_900_000_000,
-    gatewayUrl: `https://pay.gateway.test/${id}`,
-  };
+  return createdFor(id, { status });
 }
 
 /** Pulls changes in the background; `changes` fills as fake time advances. */

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { MerchantGateway } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createdBody } from '../../support';
 import { API_KEY, hostile } from './server';
 
 let closeServer: (() => Promise<void>) | undefined;
@@ -9,14 +10,7 @@ afterEach(async () => {
   closeServer = undefined;
 });
 
-const created = {
-  paymentId: 'pay_1',
-  status: 'requires_action',
-  isFinal: false,
-  pollInMs: 1000,
-  expiresAt: 1_900_000_000,
-  gatewayUrl: 'https://pay.gateway.test/pay_1',
-};
+const created = createdBody;
 const payment = {
   merchantId: 'mer_1',
   amount: { unit: 'iso4217/USD', value: '1250' },

@@ -1,13 +1,10 @@
-import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { createMockGateway } from 'merchant-gateway/testing';
+import { describe } from 'vitest';
+import { useListeningMock } from '../../support';
 import { describeListsAgainstMock } from './mock-suite';
 
 const mock = createMockGateway();
-let server: MockServer;
-beforeAll(async () => {
-  server = await mock.listen();
-});
-afterAll(() => server.close());
+const server = useListeningMock(mock);
 
 describe('both lists against the mock, over real HTTP on loopback', () => {
   describeListsAgainstMock({ mock, baseUrl: () => server.url });

@@ -4,16 +4,13 @@ import {
   MerchantGateway,
   RequestValidationError,
 } from 'merchant-gateway';
-import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMockGateway } from 'merchant-gateway/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useListeningMock } from '../../support';
 
 const mock = createMockGateway({ pollInMs: 200 });
-let server: MockServer;
-beforeAll(async () => {
-  server = await mock.listen();
-});
+const server = useListeningMock(mock);
 afterEach(() => mock.reset());
-afterAll(() => server.close());
 
 const gateway = (options: { maxRetries?: number } = {}) =>
   new MerchantGateway({

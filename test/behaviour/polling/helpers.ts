@@ -1,13 +1,10 @@
-import type {
-  ClientOptions,
-  MerchantGateway,
-  PaymentCreated,
-  PaymentStatusResult,
-} from 'merchant-gateway';
+import type { PaymentCreated, PaymentStatusResult } from 'merchant-gateway';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import {
   BASE_URL,
   gateway as client,
+  createdFor,
+  type GatewayFactory,
   HttpResponse,
   http,
   lastOnConnection,
@@ -27,21 +24,11 @@ export function result(status: string, extra: Record<string, unknown> = {}) {
 
 /** A creation result that is not final yet and asks for `pollInMs` between reads. */
 export function created(overrides: Partial<PaymentCreated> = {}): PaymentCreated {
-  return {
-    paymentId: PAYMENT_ID,
-    status: 'requires_action',
-    isFinal: false,
-    pollInMs: 1000,
-    expiresAt: 1_900_000_000,
-    gatewayUrl: `https://pay.gateway.test/${PAYMENT_ID}`,
-    ...overrides,
-  };
+  return createdFor(PAYMENT_ID, overrides);
 }
 
-/** An API-key client with a merchant id: it polls GET /v1/payments/{id}/status. */
-export function gateway(options: ClientOptions = {}): MerchantGateway {
-  return client({ merchantId: MERCHANT_ID, ...options });
-}
+/** The tests' client factory with a merchant id: it polls GET /v1/payments/{id}/status. */
+export const gateway: GatewayFactory = client.with({ merchantId: MERCHANT_ID });
 
 /** One status read as the fake service saw it; times on the fake clock, from the test's start. */
 export interface Read {

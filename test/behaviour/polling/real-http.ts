@@ -1,7 +1,6 @@
 // Real sockets for the polling failure tests: the mock served on loopback, a proxy in front of it
 // that cuts idle requests as load balancers do, and a restart of the mock on the same port.
 import { createServer, request as forward } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
 import {
   createMockGateway,
@@ -10,6 +9,7 @@ import {
   type MockServer,
   type RecordedRequest,
 } from 'merchant-gateway/testing';
+import { listenOnLoopback } from '../../support/servers';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -115,10 +115,9 @@ export async function idleCuttingProxy(upstream: string, idleMs: number): Promis
     });
     req.pipe(out);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     get cuts() {
       return cuts;
     },

@@ -112,7 +112,7 @@ describe('keys never leak through errors', () => {
       .merchants.get('mer_1')
       .catch((e: unknown) => e)) as ApiError;
     expect(error.message).toBe(
-      'GET /v1/merchants/mer_1 → 401 invalid_api_key: key *** is not valid',
+      'GET /v1/merchants/mer_1 → 401 invalid_api_key: key *** is not valid. The service refused the credentials: check the apiKey option',
     );
     for (const text of [
       ...everyRendering(error),
@@ -131,8 +131,8 @@ describe('keys never leak through errors', () => {
     const error = await gateway({ fetch, maxRetries: 0 })
       .merchants.get('mer_1')
       .catch((e: unknown) => e);
-    expect((error as Error).message).toBe(
-      'GET /v1/merchants/mer_1: connection failed: proxy refused ***',
+    expect((error as Error).message).toMatch(
+      /^GET \/v1\/merchants\/mer_1: after 1 attempt in \d+ ms: connection failed: proxy refused \*\*\*$/,
     );
   });
 

@@ -25,8 +25,8 @@ describe('timeouts', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toBe(
-      'GET /v1/merchants/mer_1: no complete response within 400 ms',
+    expect((error as Error).message).toMatch(
+      /^GET \/v1\/merchants\/mer_1: after 2 attempts in \d+ ms: no complete response within 400 ms$/,
     );
     expect(r.seen).toHaveLength(2);
   });

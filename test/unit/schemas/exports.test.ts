@@ -226,6 +226,8 @@ const fieldTypes = [
   'ListPaymentStatus',
   'PaymentFailureCode',
   'CollectDataFieldType',
+  // What payments.create returns: PaymentCreatedSchema's body, plus the merchantId the SDK adds.
+  'CreatedPayment',
 ];
 
 const exported = sdk as unknown as Record<string, unknown>;

@@ -58,6 +58,19 @@ describe('the control API (/__mock/) over real HTTP', () => {
     expect(read).toMatchObject({ status: 'succeeded', isFinal: true });
   });
 
+  it('answers a payment with paymentId, as every SDK type names it (id kept alike)', async () => {
+    const id = await createPayment();
+    const set = await control<MockPayment>(`payments/${id}/status`, {
+      body: { status: 'processing' },
+    });
+    expect(set.body).toMatchObject({ paymentId: id, id });
+    const read = await control<MockPayment>(`payments/${id}`);
+    expect(read.body).toMatchObject({ paymentId: id, id, status: 'processing' });
+    const advanced = await control<{ payments: MockPayment[] }>('payments/advance', { body: {} });
+    const moved = advanced.body.payments.find((p) => p.id === id);
+    expect(moved).toMatchObject({ paymentId: id });
+  });
+
   it('answers 404 payment_not_found for an unknown payment id', async () => {
     const res = await control('payments/pay_nope/status', { body: { status: 'failed' } });
     expect(res.status).toBe(404);
@@ -176,7 +189,10 @@ describe('the control API (/__mock/) over real HTTP', () => {
 
   it('reads a payment and a merchant as getPayment and getMerchant give them', async () => {
     const id = await createPayment();
-    expect((await control<MockPayment>(`payments/${id}`)).body).toEqual(h.mock.getPayment(id));
+    expect((await control<MockPayment>(`payments/${id}`)).body).toEqual({
+      paymentId: id,
+      ...h.mock.getPayment(id),
+    });
     const merchant = await control<MockMerchant>(`merchants/${h.mock.sample.merchantId}`);
     expect(merchant.body).toEqual(h.mock.getMerchant(h.mock.sample.merchantId));
     const unknown = await control('merchants/mer_nope');

@@ -1,0 +1,161 @@
+// Step "run one attempt" of a call: one request through ky under the attempt's own timer and
+// abort, its body read within bounds, the outcome turned into a result or one of the SDK's errors.
+// A telemetry hook for "one attempt" wraps `runAttempt`.
+import type { Options } from 'ky';
+import type * as z from 'zod/mini';
+import { MAX_ERROR_BODY_BYTES } from './api-error';
+import type { WithResponse } from './api-promise';
+import { type BodyAbort, readBody, redactThenCut } from './body';
+import { MerchantGatewayError, ResponseTooLargeError } from './errors';
+import { connectionFailure, responseFailure } from './failure';
+import { SDK_OWNED } from './headers';
+import { type KyParts, loadKy } from './ky';
+import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
+import type { PreparedCall } from './prepare';
+import { parseResult } from './result';
+import { onAbort } from './retry';
+import type { TransportConfig } from './transport-types';
+
+/** The user's hooks, as every attempt of a client hands them to ky. */
+export interface KyHooks {
+  /**
+   * Every kind given, an unused one as undefined (ky reads that as none). Replacing, not merged:
+   * ky merges into a `{}` of its own, where a polluted `Object.prototype.hooks` would otherwise
+   * add hooks to every request.
+   */
+  readonly set: Record<string, readonly unknown[] | undefined>;
+  /** `set` marked for ky as replacing, made with the first request (ky may load then). */
+  replaced: NonNullable<Options['hooks']> | undefined;
+  /**
+   * Whether the user gave any hook. Without, a clean process hands ky no `hooks` (ky's own are
+   * empty); under pollution the replacing empty set is always given.
+   */
+  readonly given: boolean;
+}
+
+/** Attempt number `n` (from 1) of `call`. Throws one of the SDK's errors, or the caller's abort reason. */
+export async function runAttempt<S extends z.ZodMiniType, T>(
+  call: PreparedCall<S, T>,
+  n: number,
+  config: TransportConfig,
+  hooks: KyHooks,
+): Promise<WithResponse<T>> {
+  const { signal, timeoutMs, label } = call;
+  call.attempts = n;
+  const controller = new AbortController();
+  let timedOut = false;
+  const bodyAbort: BodyAbort = { cancel: undefined };
+  const stop = (reason?: unknown) => {
+    controller.abort(reason);
+    bodyAbort.cancel?.(controller.signal.reason);
+  };
+  // One listener per signal however many calls share it (see onAbort).
+  const off = signal ? onAbort(signal, () => stop(signal.reason)) : undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, timeoutMs);
+  const started = Date.now();
+  try {
+    const parts = loadKy();
+    const ky = parts instanceof Promise ? await parts : parts;
+    const response = await send(ky, call, n, config, hooks, controller.signal);
+    // An error's body is kept on the error: read no more of it than the error may keep, plus
+    // enough to see whole a key that starts before that cut (it is redacted, then cut).
+    const errorLimit = Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
+    const limit = response.ok ? config.maxResponseBytes : errorLimit + config.redactor.longestForm;
+    const body = await readBody(response, controller.signal, limit, bodyAbort);
+    if (config.logger.enabled('debug')) {
+      config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
+    }
+    if (!response.ok) {
+      const kept = redactThenCut(body, errorLimit, config.redactor);
+      const error = responseFailure({
+        method: call.spec.method,
+        path: call.spec.path,
+        response,
+        text: kept.text,
+        cut: kept.cut,
+        redactor: config.redactor,
+        authHint:
+          call.spec.auth === 'legacy' ? config.authHints?.legacy : config.authHints?.partner,
+      });
+      const recovered = call.outcomeUnknown
+        ? call.spec.recoverAfterUnknownOutcome?.(error)
+        : undefined;
+      if (recovered !== undefined) return { data: recovered, response };
+      throw error;
+    }
+    if (body.cut) {
+      throw new ResponseTooLargeError(label, {
+        status: response.status,
+        maxBytes: config.maxResponseBytes,
+        requestId: response.headers.get('x-request-id') ?? undefined,
+      });
+    }
+    return parseResult(call.spec, label, response, body.text, call.idempotencyKey, config.redactor);
+  } catch (error) {
+    // Nothing more of a failed attempt is read or kept open.
+    controller.abort();
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof MerchantGatewayError) throw error;
+    throw connectionFailure(error, label, timedOut, timeoutMs, config.redactor);
+  } finally {
+    clearTimeout(timer);
+    off?.();
+  }
+}
+
+/** The request itself, through ky, to the response's headers. */
+function send<S extends z.ZodMiniType, T>(
+  { ky, replaceOption }: KyParts,
+  call: PreparedCall<S, T>,
+  n: number,
+  config: TransportConfig,
+  hooks: KyHooks,
+  signal: AbortSignal,
+): Promise<Response> {
+  const { bodyText, pinned, label } = call;
+  const fetchFn = config.fetch ?? globalThis.fetch;
+  // Under pollution every option ky reads is given as an own value; otherwise only what
+  // differs from ky's defaults, to the same effect (see KY_READS).
+  const clean = kyReadsAreClean();
+  hooks.replaced ??= replaceOption(hooks.set) as unknown as NonNullable<Options['hooks']>;
+  return ky(clean ? call.url : new Target(call.url), {
+    ...((clean ? KY_CALL_DEFAULTS : OWN_KY_OPTIONS) as unknown as Options),
+    method: call.spec.method,
+    // Replacing, not merged: ky merges into a `{}` of its own, where a polluted
+    // `Object.prototype.headers` would otherwise add headers to every request.
+    headers: replaceOption(call.headers),
+    // Hooks see the body that is sent; fetch gets the string itself, not a stream copy.
+    body: bodyText ?? null,
+    // In a clean process without hooks of the user's, ky's own empty set; `context` is
+    // what the hooks read.
+    ...(hooks.given || !clean ? { hooks: hooks.replaced, context: { attempt: n } } : {}),
+    // The attempt's own signal goes straight to fetch with the URL, never inside a Request:
+    // a Request's signal can be lost to GC and leave the body downloading (nodejs/node#55428).
+    fetch: (input) => {
+      const request = input as Request;
+      const sent = request.headers;
+      if (pinned !== undefined) {
+        for (const name of SDK_OWNED) sent.delete(name);
+        for (const [name, value] of pinned) sent.set(name, value);
+      }
+      if (config.logger.enabled('debug')) {
+        config.logger.log('debug', `→ ${label} (attempt ${n})`, {
+          headers: config.redactor.headers(sent),
+        });
+      }
+      // A null prototype: fetch reads nothing inherited into the request.
+      const init: RequestInit = Object.create(null);
+      init.method = request.method;
+      init.headers = sent;
+      if (bodyText !== undefined) init.body = bodyText;
+      // Never follow a redirect: fetch would resend Api-Key (and a POST body) to whatever
+      // host the Location names. A 3xx is an ApiError instead.
+      init.redirect = 'manual';
+      init.signal = signal;
+      return fetchFn(request.url, init);
+    },
+  });
+}
