@@ -90,8 +90,9 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   `gatewayUrl` (see the README); neither is recorded in `mock.requests` nor takes a queued fault.
  *   The page's Pay moves a payment to `processing`, then `succeeded` one `pollInMs` later.
  * - The buyer's half (`/v1/gateway/payment/{id}/options`, `fetch`, `confirm`, `cancel`): options
- *   per account and crypto settlement on the account's chain (USDC on Base to a mock address for
- *   a merchant with none), quotes for `quoteWindowMs`, 400 `invalid_params` for an unknown option
+ *   per account and crypto settlement on the account's chain (none for a merchant without one;
+ *   the sample merchant has USDC on Base and USDT on Ethereum), quotes for `quoteWindowMs`, 400
+ *   `invalid_params` for an unknown option
  *   or a bad signature, and only `ErrorCode` values under `/v1/gateway/`: docs/testing.md has them all.
  *   The checkout page's Pay goes through the same confirm, and it refuses cross-origin posts.
  * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https

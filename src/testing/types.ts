@@ -241,6 +241,11 @@ export interface MockSample {
   merchantEmail: string;
   /** Id of the sample merchant's fiat settlement (`status: 'active'`, `bankType: 'sepa'`). */
   fiatSettlementId: string;
+  /**
+   * The sample merchant's crypto settlements, so its payments can be paid (`mock.pay`, the checkout
+   * page's Pay, a wallet): USDC on Base and USDT on Ethereum, each to an address of its own.
+   */
+  cryptoSettlements: { id: string; asset: string; destination: string }[];
   /** Two more merchants with a few dozen payments each. */
   otherMerchantIds: string[];
   /** Payments of the sample merchant: 1000. */
@@ -326,7 +331,8 @@ export interface MockGateway {
    * address, the first option's EIP-712 typed data signed by the account, then the confirm. The
    * payment goes `processing`, then `succeeded` one `pollInMs` later, with the buyer recorded.
    * Resolves with the confirm's answer; rejects with a {@link MockPayError} carrying the service's
-   * refusal (`payment_not_found`, `invalid_state`, `payment_expired`, …). Neither recorded in
+   * refusal (`payment_not_found`, `invalid_state`, `payment_expired`, `invalid_params` when the
+   * merchant has no crypto settlement in a token the mock quotes, …). Neither recorded in
    * `requests` nor subject to `failNext`.
    * @example
    * import { privateKeyToAccount } from 'viem/accounts';

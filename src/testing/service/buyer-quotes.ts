@@ -4,20 +4,11 @@
  * cancellations), so `reset()` forgets them with the payments.
  */
 import { chainOf } from '../../rules/settlements';
-import {
-  DEFAULT_TOKEN,
-  type Eip712Facts,
-  fiatToToken,
-  findToken,
-  type Token,
-} from '../state/catalog';
+import { type Eip712Facts, fiatToToken, findToken, type Token } from '../state/catalog';
 import { type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
 import type { TypedDataJson } from './buyer-crypto';
 import { tokenAmountOf } from './payments';
-
-/** Where a merchant without any crypto settlement is paid: an address of the mock's own on Base. */
-export const MOCK_TREASURY = '0x000000000000000000000000000000000000dEaD';
 
 /** The most quotes a payment keeps (the newest): a wallet polling options never grows the mock. */
 const QUOTES_PER_PAYMENT = 64;
@@ -56,14 +47,12 @@ type Payable = [Token, Eip712Facts, `0x${string}`];
 
 /**
  * The settlements a payment's merchant is paid through, as `[token, facts, destination]`: its
- * crypto settlements in an ERC-20 of the catalog; for a merchant with none, the catalog's default
- * token (USDC on Base) to {@link MOCK_TREASURY}, so a merchant that never registered one can be paid.
+ * crypto settlements in an ERC-20 of the catalog, and nothing else (the contract's rule: a
+ * merchant without one gets no option, never a stand-in destination).
  */
 function payableSettlements(store: Store, payment: PaymentRecord): Payable[] {
   const crypto = store.merchants.get(payment.merchantId)?.crypto ?? [];
-  const settlements =
-    crypto.length === 0 ? [{ asset: DEFAULT_TOKEN.asset, destination: MOCK_TREASURY }] : crypto;
-  return settlements.flatMap((settlement): Payable[] => {
+  return crypto.flatMap((settlement): Payable[] => {
     const token = findToken(settlement.asset);
     const destination = settlement.destination.split(':').at(-1) ?? '';
     return token?.eip712 && isAddress(destination) ? [[token, token.eip712, destination]] : [];

@@ -5,6 +5,7 @@
 import { fiatInfo } from '../state/catalog';
 import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../state/records';
 import type { Store } from '../state/store';
+import { payableChains } from './buyer-quotes';
 import { checkoutOf } from './checkout';
 import { MOCK_WALLET, mockAccount, payAs } from './mock-buyer';
 import { readBoundedText } from './request-body';
@@ -168,6 +169,8 @@ function paymentHtml(
   const tokens = `${formatMinor(payment.tokenValue, token.decimals, true)} ${token.symbol} on ${token.network.name}`;
   const expires = new Date(payment.expiresAt * 1000).toISOString();
   const open = status === 'requires_action';
+  // No option can be quoted without a crypto settlement, so the page offers no Pay it cannot honour.
+  const payable = open && payableChains(store, payment).length > 0;
   const heading = open ? `Pay ${merchant}` : (OUTCOMES[status] ?? `Payment ${status}`);
   // While processing, the page reloads itself one pollInMs later to show the outcome (no script).
   const refresh =
@@ -195,7 +198,9 @@ function paymentHtml(
         ? [
             `<form method="post" action="${escapeHtml(pagePath)}">`,
             '<fieldset><legend>Your choice</legend>',
-            `<button type="submit" name="action" value="pay">Pay ${escapeHtml(amount)}</button>`,
+            payable
+              ? `<button type="submit" name="action" value="pay">Pay ${escapeHtml(amount)}</button>`
+              : `<p role="note">${escapeHtml(merchant)} accepts no crypto yet (no settlement in USDC or USDT on Ethereum, Base, OP Mainnet or Arbitrum): this payment cannot be paid here.</p>`,
             '<button type="submit" name="action" value="decline">Decline</button>',
             '<button type="submit" name="action" value="cancel">Cancel payment</button>',
             '</fieldset></form>',

@@ -44,9 +44,9 @@ export async function payAs(
   const payment = store.payments.get(paymentId);
   if (!payment) throw paymentNotFound(paymentId);
   checkOpen(payment, Date.now());
-  const chains = payableChains(store, payment).filter(
-    (c) => chainId === undefined || c === chainId,
-  );
+  const payable = payableChains(store, payment);
+  if (payable.length === 0) throw noCryptoSettlement(paymentId);
+  const chains = payable.filter((c) => chainId === undefined || c === chainId);
   const [quote] = quoteOptions(
     store,
     payment,
@@ -63,4 +63,16 @@ export async function payAs(
   const signature = await account.signTypedData(typedDataOf(quote));
   await confirmQuote(store, payment, quote.id, [{ type: 'walletRpc', data: [signature] }], wallet);
   return confirmationJson(store, payment) as MockPayResult;
+}
+
+/**
+ * A merchant with no crypto settlement in a token the mock quotes gets no option, so nothing can
+ * pay it: 400 `invalid_params` (an `ErrorCode` value; the request, not the payment, is at fault).
+ */
+export function noCryptoSettlement(paymentId: string): ServiceError {
+  return new ServiceError(
+    400,
+    'invalid_params',
+    `Payment ${paymentId} cannot be paid: its merchant accepts no crypto yet (no crypto settlement in a token the mock quotes: USDC or USDT on Ethereum, Base, OP Mainnet or Arbitrum; register one with settlements.createCrypto)`,
+  );
 }

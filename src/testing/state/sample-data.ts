@@ -9,6 +9,20 @@ const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2026, 6, 1);
 /** Seeded payments still awaiting a buyer stay open for years, so the sample does not depend on the clock. */
 const OPEN_FOR_S = 5 * 365 * 24 * 3600;
+/**
+ * The sample merchant's crypto settlements, as a demo merchant would have registered them, so its
+ * payments can be paid out of the box: USDC on Base and USDT on Ethereum, to addresses of its own.
+ */
+const SAMPLE_CRYPTO: readonly (readonly [string, string])[] = [
+  [
+    'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    'eip155:8453:0x5a3c0fFee0000000000000000000000000005A3c',
+  ],
+  [
+    'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    'eip155:1:0x5A3c0FfEe0000000000000000000000000015A3c',
+  ],
+];
 /** The service's default expiry: five minutes. */
 export const DEFAULT_EXPIRY_S = 300;
 
@@ -98,6 +112,10 @@ export function generateSampleData(seed: number, rng: Rng): SampleData {
   const main = merchants[0] as MerchantRecord;
   const fiatSettlement = { id: rng.id('fset'), status: 'active', bankType: 'sepa' };
   main.fiat.push(fiatSettlement);
+  // Drawn after everything else, so the payments and the fiat settlement keep their ids.
+  main.crypto.push(
+    ...SAMPLE_CRYPTO.map(([asset, destination]) => ({ id: rng.id('cset'), asset, destination })),
+  );
   return {
     merchants,
     payments,
@@ -178,6 +196,11 @@ function describe(
     merchantName: main.name,
     merchantEmail: main.email,
     fiatSettlementId,
+    cryptoSettlements: main.crypto.map(({ id, asset, destination }) => ({
+      id,
+      asset,
+      destination,
+    })),
     otherMerchantIds: others.map((m) => m.id),
     paymentCount: own.length,
     statusCounts,

@@ -11,9 +11,6 @@ import { officialWallet, pay, prepare } from './wallet';
 
 const APP = { appId: 'app_wallet_test', clientId: 'client_wallet_test' };
 const USDT_MAINNET = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
-const SHOP_MAINNET = 'eip155:1:0x2222222222222222222222222222222222222222';
-const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const SHOP_BASE = 'eip155:8453:0x1111111111111111111111111111111111111111';
 const POLL_MS = 100;
 const QUOTE_MS = 1500;
 
@@ -88,11 +85,7 @@ describe.each([
   });
 
   it('pays a USDT option, its build action resolved by fetch into a Permit', async () => {
-    // USDC on Base too: with settlements of its own the merchant is paid only through them.
-    await partner.settlements.createCrypto(sidecar.merchantId, [
-      { asset: USDT_MAINNET, destination: SHOP_MAINNET },
-      { asset: USDC_BASE, destination: SHOP_BASE },
-    ]);
+    // The sample merchant is seeded with USDT on Ethereum (and USDC on Base).
     const id = await create('wallet-usdt', '500');
     const { options } = await wallet().getPaymentOptions({
       paymentLink: id,

@@ -8,37 +8,41 @@ import {
 import { describe, expect, test } from 'vitest';
 import { loseFirstAnswer, rejectedBeforeSending, TRANSPORTS, useManagement } from './support';
 
-const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+// The sample merchant is seeded with USDC on Base and USDT on Ethereum: these tests register others.
+const USDC_OPTIMISM = 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85';
 const ETH_MAINNET = 'eip155:1/slip44:60';
-const ON_BASE = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
-const ON_BASE_2 = 'eip155:8453:0x1111111111111111111111111111111111111111';
+const ON_OPTIMISM = 'eip155:10:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
+const ON_OPTIMISM_2 = 'eip155:10:0x1111111111111111111111111111111111111111';
 const ON_MAINNET = 'eip155:1:0x2222222222222222222222222222222222222222';
 
 describe.each(TRANSPORTS)('settlements against the mock over %s', (transport) => {
   const t = useManagement(transport);
   const merchantId = () => t.mock.sample.merchantId;
-  const crypto = () => t.mock.getMerchant(merchantId())?.settlements.crypto ?? [];
+  const seeded = () => new Set(t.mock.sample.cryptoSettlements.map((s) => s.id));
+  /** The crypto settlements these tests registered (the seeded ones left out). */
+  const crypto = () =>
+    (t.mock.getMerchant(merchantId())?.settlements.crypto ?? []).filter((s) => !seeded().has(s.id));
 
-  /** Registers USDC on Base and ETH on mainnet for the sample merchant. */
+  /** Registers USDC on OP Mainnet and ETH on mainnet for the sample merchant. */
   async function register(): Promise<[CryptoSettlement, CryptoSettlement]> {
     const created = await t.client().settlements.createCrypto(merchantId(), [
-      { asset: USDC_BASE, destination: ON_BASE },
+      { asset: USDC_OPTIMISM, destination: ON_OPTIMISM },
       { asset: ETH_MAINNET, destination: ON_MAINNET },
     ]);
     return created as [CryptoSettlement, CryptoSettlement];
   }
 
   describe('settlements.list', () => {
-    test('gives { fiat, crypto }: the seeded fiat one and the crypto ones registered', async () => {
+    test('gives { fiat, crypto }: the seeded ones, then the crypto ones registered', async () => {
       const gateway = t.client();
-      const empty = await gateway.settlements.list(merchantId());
-      expect(empty).toEqual({
+      const seededOnly = await gateway.settlements.list(merchantId());
+      expect(seededOnly).toEqual({
         fiat: [{ id: t.mock.sample.fiatSettlementId, status: 'active', bankType: 'sepa' }],
-        crypto: [],
+        crypto: t.mock.sample.cryptoSettlements,
       });
       const [usdc, eth] = await register();
       const listed = await gateway.settlements.list(merchantId());
-      expect(listed.crypto).toEqual([usdc, eth]);
+      expect(listed.crypto).toEqual([...t.mock.sample.cryptoSettlements, usdc, eth]);
       expect(t.requests('GET', /\/settlements$/)).toHaveLength(2);
     });
 
@@ -60,11 +64,11 @@ describe.each(TRANSPORTS)('settlements against the mock over %s', (transport) =>
       const [usdc] = await register();
       const updated = await t
         .client()
-        .settlements.updateCrypto(merchantId(), usdc.id, { destination: ON_BASE_2 });
-      expect(updated).toEqual({ id: usdc.id, asset: USDC_BASE, destination: ON_BASE_2 });
-      expect(crypto().find((s) => s.id === usdc.id)?.destination).toBe(ON_BASE_2);
+        .settlements.updateCrypto(merchantId(), usdc.id, { destination: ON_OPTIMISM_2 });
+      expect(updated).toEqual({ id: usdc.id, asset: USDC_OPTIMISM, destination: ON_OPTIMISM_2 });
+      expect(crypto().find((s) => s.id === usdc.id)?.destination).toBe(ON_OPTIMISM_2);
       const [request] = t.requests('PUT', /\/settlements\/crypto\//);
-      expect(request?.body).toEqual({ destination: ON_BASE_2 });
+      expect(request?.body).toEqual({ destination: ON_OPTIMISM_2 });
       expect(request?.headers['idempotency-key']).toBeUndefined();
     });
 
@@ -77,17 +81,19 @@ describe.each(TRANSPORTS)('settlements against the mock over %s', (transport) =>
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect((error as InvalidRequestError).code).toBe('params_validation');
       expect((error as InvalidRequestError).issues?.[0]?.field).toBe('destination');
-      expect(crypto().find((s) => s.id === usdc.id)?.destination).toBe(ON_BASE);
+      expect(crypto().find((s) => s.id === usdc.id)?.destination).toBe(ON_OPTIMISM);
     });
 
     test('an unknown settlement or merchant is a NotFoundError', async () => {
       await register();
       const gateway = t.client();
       await expect(
-        gateway.settlements.updateCrypto(merchantId(), 'cset_missing', { destination: ON_BASE }),
+        gateway.settlements.updateCrypto(merchantId(), 'cset_missing', {
+          destination: ON_OPTIMISM,
+        }),
       ).rejects.toBeInstanceOf(NotFoundError);
       await expect(
-        gateway.settlements.updateCrypto('mer_missing', 'cset_1', { destination: ON_BASE }),
+        gateway.settlements.updateCrypto('mer_missing', 'cset_1', { destination: ON_OPTIMISM }),
       ).rejects.toBeInstanceOf(NotFoundError);
     });
 
@@ -99,9 +105,9 @@ describe.each(TRANSPORTS)('settlements against the mock over %s', (transport) =>
         fetch: loseFirstAnswer('PUT', 'timeout'),
       });
       const updated = await gateway.settlements.updateCrypto(merchantId(), usdc.id, {
-        destination: ON_BASE_2,
+        destination: ON_OPTIMISM_2,
       });
-      expect(updated.destination).toBe(ON_BASE_2);
+      expect(updated.destination).toBe(ON_OPTIMISM_2);
       expect(t.requests('PUT', /\/settlements\/crypto\//)).toHaveLength(2);
     });
   });
@@ -187,7 +193,7 @@ describe('settlement calls validate before sending', () => {
     ['destination', { destination: 'not an account' }, /CAIP-10/],
     ['destination', {}, /required/],
     ['destination', { destination: 42 }, /string/],
-    ['asset', { destination: ON_BASE, asset: USDC_BASE }, /not a field/],
+    ['asset', { destination: ON_OPTIMISM, asset: USDC_OPTIMISM }, /not a field/],
   ])('updateCrypto refuses %s in %j', async (field, params, message) => {
     const issues = await rejectedBeforeSending(t.mock, () =>
       t.client().settlements.updateCrypto(mid, 'cset_1', params as never),
@@ -203,7 +209,7 @@ describe('settlement calls validate before sending', () => {
     ['settlementId', 'cset\r\n1', /control/],
   ])('updateCrypto and deleteCrypto refuse %s %j', async (field, settlementId, message) => {
     for (const call of [
-      () => t.client().settlements.updateCrypto(mid, settlementId, { destination: ON_BASE }),
+      () => t.client().settlements.updateCrypto(mid, settlementId, { destination: ON_OPTIMISM }),
       () => t.client().settlements.deleteCrypto(mid, settlementId),
     ]) {
       const issues = await rejectedBeforeSending(t.mock, call);
@@ -221,7 +227,7 @@ describe('settlement calls validate before sending', () => {
           method === 'list'
             ? () => settlements.list(id)
             : method === 'updateCrypto'
-              ? () => settlements.updateCrypto(id, 'cset_1', { destination: ON_BASE })
+              ? () => settlements.updateCrypto(id, 'cset_1', { destination: ON_OPTIMISM })
               : () => settlements.deleteCrypto(id, 'cset_1');
         const issues = await rejectedBeforeSending(t.mock, call);
         expect(issues[0]?.field).toBe('merchantId');

@@ -231,11 +231,10 @@ describe('a destination on another chain than its asset: one rule, one answer', 
         message: "must be an account on the asset's chain eip155:8453",
       },
     ]);
-    expect(mock.getMerchant(merchantId)?.settlements.crypto).toEqual([]);
+    expect(mock.getMerchant(merchantId)?.settlements.crypto).toEqual(mock.sample.cryptoSettlements);
 
-    const [settlement] = await gateway.settlements.createCrypto(merchantId, [
-      { asset: USDC_BASE, destination: 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' },
-    ]);
+    // The sample merchant's seeded USDC on Base settlement.
+    const settlement = mock.sample.cryptoSettlements.find((s) => s.asset === USDC_BASE);
     const updated = await mock.fetch(
       `${BASE}/v1/merchants/${merchantId}/settlements/crypto/${settlement?.id}`,
       {

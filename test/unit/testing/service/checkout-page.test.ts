@@ -113,8 +113,33 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     );
   });
 
+  it('shows no Pay button for a merchant with no crypto settlement, and says why', async () => {
+    const bare = h.mock.sample.otherMerchantIds[0] as string;
+    const payment = await open({}, { 'Merchant-Id': bare });
+    const html = await (await fetch(payment.gatewayUrl)).text();
+    expect(html).toContain('accepts no crypto yet');
+    expect(html).not.toContain('value="pay"');
+    expect(html).toContain('<button type="submit" name="action" value="decline">Decline</button>');
+    expect(html).toContain('value="cancel"');
+  });
+
+  it('answers Pay for a merchant with no crypto settlement with 409 and why, changing nothing', async () => {
+    const bare = h.mock.sample.otherMerchantIds[0] as string;
+    const payment = await open({}, { 'Merchant-Id': bare });
+    const res = await act(payment.gatewayUrl, 'pay');
+    expect(res.status).toBe(409);
+    const html = await res.text();
+    expect(html).toContain('Nothing changed: Payment');
+    expect(html).toContain('its merchant accepts no crypto yet');
+    expect(h.mock.getPayment(payment.paymentId)).toMatchObject({
+      status: 'requires_action',
+      buyer: null,
+    });
+  });
+
   it('answers Pay with 409 and the page when the merchant can be paid on no chain the mock knows', async () => {
-    const settled = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
+    const merchantId = h.mock.sample.otherMerchantIds[1] as string;
+    const settled = await h.call(`/v1/merchants/${merchantId}/settlements/crypto`, {
       method: 'POST',
       headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
       body: {
@@ -127,7 +152,7 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
       },
     });
     expect(settled.status).toBe(201);
-    const payment = await open();
+    const payment = await open({}, { 'Merchant-Id': merchantId });
     const res = await act(payment.gatewayUrl, 'pay');
     expect(res.status).toBe(409);
     expect(await res.text()).toContain('Nothing changed: Payment');

@@ -18,8 +18,9 @@ const mid = mock.sample.merchantId;
 const KEY = { 'Api-Key': mock.credentials.apiKey };
 const MERCHANT = { ...KEY, 'Merchant-Id': mid };
 const APP = { 'App-Id': mock.credentials.appId, 'Client-Id': mock.credentials.clientId };
-const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const ON_BASE = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
+// The sample merchant is seeded with USDC on Base and USDT on Ethereum: the cases register another.
+const USDC_OPTIMISM = 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85';
+const ON_OPTIMISM = 'eip155:10:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 const ON_MAINNET = 'eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 
 beforeEach(() => mock.reset());
@@ -57,7 +58,7 @@ async function settlement(): Promise<string> {
     method: 'POST',
     path: `/v1/merchants/${mid}/settlements/crypto`,
     headers: { ...KEY, ...idem() },
-    body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
+    body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_OPTIMISM }] },
   });
   return (res.body as { settlements: [{ id: string }] }).settlements[0].id;
 }
@@ -65,7 +66,7 @@ async function settlement(): Promise<string> {
 const buyer = privateKeyToAccount(generatePrivateKey());
 const BUYER_ON_BASE = `eip155:8453:${buyer.address}`;
 const BUYER_ON_MAINNET = `eip155:1:${buyer.address}`;
-const USDT_MAINNET = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
+const BUYER_ON_ARBITRUM = `eip155:42161:${buyer.address}`;
 const gateway = (id: string, route: string) => `/v1/gateway/payment/${id}/${route}`;
 
 interface WalletRpcAction {
@@ -101,14 +102,6 @@ async function confirmCall(id: string, query = '', forged = false): Promise<Call
     headers: APP,
     body: { optionId, results: [{ type: 'walletRpc', data: [signed] }] },
   };
-}
-async function usdtSettlement(): Promise<void> {
-  await send({
-    method: 'POST',
-    path: `/v1/merchants/${mid}/settlements/crypto`,
-    headers: { ...KEY, ...idem() },
-    body: { settlements: [{ asset: USDT_MAINNET, destination: ON_MAINNET }] },
-  });
 }
 
 /** `[operation, case, expected status, the call (made after any setup)]`. */
@@ -317,7 +310,7 @@ const CASES: Case[] = [
       method: 'POST',
       path: `/v1/merchants/${mid}/settlements/crypto`,
       headers: { ...KEY, ...idem() },
-      body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
+      body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_OPTIMISM }] },
     }),
   ],
   [
@@ -328,7 +321,7 @@ const CASES: Case[] = [
       method: 'POST',
       path: `/v1/merchants/${mid}/settlements/crypto`,
       headers: { ...KEY, ...idem() },
-      body: { settlements: [{ asset: USDC_BASE, destination: ON_MAINNET }] },
+      body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_MAINNET }] },
     }),
   ],
   [
@@ -339,7 +332,7 @@ const CASES: Case[] = [
       method: 'POST',
       path: `/v1/merchants/${mid}/settlements/crypto`,
       headers: KEY,
-      body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
+      body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_OPTIMISM }] },
     }),
   ],
   [
@@ -350,7 +343,7 @@ const CASES: Case[] = [
       method: 'POST',
       path: '/v1/merchants/mer_unknown/settlements/crypto',
       headers: { ...KEY, ...idem() },
-      body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
+      body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_OPTIMISM }] },
     }),
   ],
   [
@@ -363,7 +356,7 @@ const CASES: Case[] = [
         method: 'POST',
         path: `/v1/merchants/${mid}/settlements/crypto`,
         headers: { ...KEY, ...idem() },
-        body: { settlements: [{ asset: USDC_BASE, destination: ON_BASE }] },
+        body: { settlements: [{ asset: USDC_OPTIMISM, destination: ON_OPTIMISM }] },
       };
     },
   ],
@@ -386,7 +379,7 @@ const CASES: Case[] = [
       method: 'PUT',
       path: `/v1/merchants/${mid}/settlements/crypto/${await settlement()}`,
       headers: KEY,
-      body: { destination: ON_BASE },
+      body: { destination: ON_OPTIMISM },
     }),
   ],
   [
@@ -408,7 +401,7 @@ const CASES: Case[] = [
       method: 'PUT',
       path: `/v1/merchants/${mid}/settlements/crypto/cset_unknown`,
       headers: KEY,
-      body: { destination: ON_BASE },
+      body: { destination: ON_OPTIMISM },
     }),
   ],
   [
@@ -418,7 +411,7 @@ const CASES: Case[] = [
     () => ({
       method: 'PUT',
       path: `/v1/merchants/${mid}/settlements/crypto/x`,
-      body: { destination: ON_BASE },
+      body: { destination: ON_OPTIMISM },
     }),
   ],
   [
@@ -765,17 +758,14 @@ const CASES: Case[] = [
   ],
   [
     'POST /v1/gateway/payment/{id}/options',
-    'a USDT option with its build action',
+    'a USDT option with its build action (the sample merchant settles USDT on Ethereum)',
     200,
-    async () => {
-      await usdtSettlement();
-      return {
-        method: 'POST',
-        path: gateway(openPayment(), 'options'),
-        headers: KEY,
-        body: { accounts: [BUYER_ON_MAINNET], refresh: null },
-      };
-    },
+    () => ({
+      method: 'POST',
+      path: gateway(openPayment(), 'options'),
+      headers: KEY,
+      body: { accounts: [BUYER_ON_MAINNET], refresh: null },
+    }),
   ],
   [
     'POST /v1/gateway/payment/{id}/options',
@@ -785,7 +775,7 @@ const CASES: Case[] = [
       method: 'POST',
       path: gateway(openPayment(), 'options'),
       headers: APP,
-      body: { accounts: [BUYER_ON_MAINNET] },
+      body: { accounts: [BUYER_ON_ARBITRUM] },
     }),
   ],
   [
@@ -886,7 +876,6 @@ const CASES: Case[] = [
     'a build action resolved',
     200,
     async () => {
-      await usdtSettlement();
       const id = openPayment();
       const { id: optionId, action } = await option(id, BUYER_ON_MAINNET);
       const data = (action as { data: { data: string } }).data.data;

@@ -6,9 +6,7 @@ import { type ErrorBody, TRANSPORTS, useMockGateway } from '../../../support/moc
 
 const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const USDT_ETHEREUM = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
-const SHOP_BASE = '0x1111111111111111111111111111111111111111';
-const SHOP_ETHEREUM = '0x2222222222222222222222222222222222222222';
-const MOCK_TREASURY = '0x000000000000000000000000000000000000dEaD';
+const SHOP_POLYGON = '0x1111111111111111111111111111111111111111';
 
 interface WalletRpc {
   type: 'walletRpc';
@@ -40,28 +38,22 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
   const buyer = privateKeyToAccount(generatePrivateKey());
   const onBase = `eip155:8453:${buyer.address}`;
   const onEthereum = `eip155:1:${buyer.address}`;
-  const merchant = () => ({ ...h.auth, 'Merchant-Id': h.mock.sample.merchantId });
+  const merchant = (id = h.mock.sample.merchantId) => ({ ...h.auth, 'Merchant-Id': id });
+  /** The address the sample merchant's seeded settlement in `asset` pays to. */
+  const seededDestination = (asset: string) =>
+    h.mock.sample.cryptoSettlements.find((s) => s.asset === asset)?.destination.split(':')[2];
 
-  async function createPayment(value = '1250', currency = 'USD'): Promise<string> {
+  async function createPayment(
+    value = '1250',
+    currency = 'USD',
+    merchantId = h.mock.sample.merchantId,
+  ): Promise<string> {
     const res = await h.call<{ paymentId: string }>('/v1/payments', {
       method: 'POST',
-      headers: merchant(),
+      headers: merchant(merchantId),
       body: { amount: { unit: `iso4217/${currency}`, value }, referenceId: 'buyer-1' },
     });
     return res.body.paymentId;
-  }
-  async function registerSettlements() {
-    const res = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
-      method: 'POST',
-      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
-      body: {
-        settlements: [
-          { asset: USDC_BASE, destination: `eip155:8453:${SHOP_BASE}` },
-          { asset: USDT_ETHEREUM, destination: `eip155:1:${SHOP_ETHEREUM}` },
-        ],
-      },
-    });
-    expect(res.status).toBe(201);
   }
   const options = (id: string, accounts: unknown, query = '') =>
     h.call<Options & ErrorBody>(`/v1/gateway/payment/${id}/options${query}`, {
@@ -87,7 +79,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
   }
   const statusOf = (id: string) => h.mock.getPayment(id)?.status;
 
-  it('quotes USDC on Base to a merchant without settlements: one EIP-3009 action to sign', async () => {
+  it('quotes USDC on Base to the sample merchant’s seeded settlement: one EIP-3009 action to sign', async () => {
     const id = await createPayment();
     const before = Math.floor(Date.now() / 1000);
     const res = await options(id, [onBase]);
@@ -121,7 +113,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     });
     expect(typed.message).toMatchObject({
       from: buyer.address,
-      to: MOCK_TREASURY,
+      to: seededDestination(USDC_BASE),
       value: `0x${(12_500_000).toString(16)}`,
       validAfter: '0x0',
       validBefore: `0x${option?.expiresAt.toString(16)}`,
@@ -130,7 +122,6 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
   });
 
   it('quotes each settlement on the account’s chain at the catalog’s rates, none elsewhere', async () => {
-    await registerSettlements();
     const id = await createPayment('1000', 'EUR'); // 10.00 EUR at 1.10 USD
     const res = await options(id, [
       onBase,
@@ -144,7 +135,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
       [onEthereum, `caip19/${USDT_ETHEREUM}`, '11000000'],
     ]);
     const [usdc, usdt] = res.body.options as [Option, Option];
-    expect(typedData(usdc.actions[0] as WalletRpc).message.to).toBe(SHOP_BASE);
+    expect(typedData(usdc.actions[0] as WalletRpc).message.to).toBe(seededDestination(USDC_BASE));
     expect(usdt.actions).toEqual([{ type: 'build', data: { data: expect.any(String) } }]);
   });
 
@@ -159,22 +150,32 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     expect(body.options[0]?.expiresAt).toBe(expiresAt);
   });
 
+  it('answers options: [] on every chain to a merchant with no crypto settlement', async () => {
+    const bare = h.mock.sample.otherMerchantIds[0] as string;
+    expect(h.mock.getMerchant(bare)?.settlements.crypto).toEqual([]);
+    const id = await createPayment('1250', 'USD', bare);
+    const res = await options(id, [onBase, onEthereum, `eip155:10:${buyer.address}`]);
+    expect([res.status, res.body]).toEqual([200, { options: [] }]);
+    expect(statusOf(id)).toBe('requires_action');
+  });
+
   it('quotes nothing for settlements outside the catalog or to a destination that is no address', async () => {
-    const res = await h.call(`/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`, {
+    const bare = h.mock.sample.otherMerchantIds[0] as string;
+    const res = await h.call(`/v1/merchants/${bare}/settlements/crypto`, {
       method: 'POST',
       headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
       body: {
         settlements: [
           {
             asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-            destination: `eip155:137:${SHOP_BASE}`,
+            destination: `eip155:137:${SHOP_POLYGON}`,
           },
           { asset: USDC_BASE, destination: 'eip155:8453:treasury' },
         ],
       },
     });
     expect(res.status).toBe(201);
-    const id = await createPayment();
+    const id = await createPayment('1250', 'USD', bare);
     const quoted = await options(id, [onBase, `eip155:137:${buyer.address}`]);
     expect(quoted.body.options).toEqual([]);
   });
@@ -223,7 +224,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
 
   it('answers options: [] for accounts on other chains, and for a payment no longer open', async () => {
     const id = await createPayment();
-    const elsewhere = await options(id, [onEthereum]);
+    const elsewhere = await options(id, [`eip155:10:${buyer.address}`]);
     expect([elsewhere.status, elsewhere.body]).toEqual([200, { options: [] }]);
     h.mock.setPaymentStatus(id, 'succeeded');
     const final = await options(id, [onBase], '?includePaymentInfo=true');
@@ -316,7 +317,6 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
   });
 
   it('pays USDT through fetch: the build action resolves into an EIP-2612 Permit', async () => {
-    await registerSettlements();
     const id = await createPayment();
     const { body } = await options(id, [onEthereum]);
     const option = body.options[0] as Option;
@@ -332,7 +332,10 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     const typed = typedData(action);
     expect(typed.primaryType).toBe('Permit');
     expect(typed.domain).toMatchObject({ name: 'Tether USD', chainId: '0x1' });
-    expect(typed.message).toMatchObject({ owner: buyer.address, spender: SHOP_ETHEREUM });
+    expect(typed.message).toMatchObject({
+      owner: buyer.address,
+      spender: seededDestination(USDT_ETHEREUM),
+    });
     const wrong = await h.call<ErrorBody>(`/v1/gateway/payment/${id}/fetch`, {
       method: 'POST',
       headers: h.auth,

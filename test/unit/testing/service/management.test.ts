@@ -8,7 +8,8 @@ const ON_MAINNET = 'eip155:1:0x2222222222222222222222222222222222222222';
 
 describe.each(TRANSPORTS)('merchant and settlement management over %s', (transport) => {
   const h = useMockGateway(transport);
-  const mid = () => h.mock.sample.merchantId;
+  // A seeded merchant with no crypto settlement yet (the sample merchant has two).
+  const mid = () => h.mock.sample.otherMerchantIds[0] as string;
   async function addSettlement(): Promise<string> {
     const res = await h.call<{ settlements: { id: string }[] }>(
       `/v1/merchants/${mid()}/settlements/crypto`,

@@ -115,7 +115,7 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
       name: h.mock.sample.merchantName,
       iconUrl: expect.stringMatching(/^https:/),
       settlements: {
-        crypto: [],
+        crypto: h.mock.sample.cryptoSettlements,
         fiat: [{ id: h.mock.sample.fiatSettlementId, status: 'active', bankType: 'sepa' }],
       },
     });
@@ -148,7 +148,9 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
   });
 
   describe('crypto settlements', () => {
-    const register = (settlements: unknown, key = 'set-1', merchantId = h.mock.sample.merchantId) =>
+    // A seeded merchant with none yet (the sample merchant has USDC on Base and USDT on Ethereum).
+    const bare = () => h.mock.sample.otherMerchantIds[0] as string;
+    const register = (settlements: unknown, key = 'set-1', merchantId = bare()) =>
       h.call<SettlementsBody & ErrorBody>(`/v1/merchants/${merchantId}/settlements/crypto`, {
         method: 'POST',
         headers: { ...h.auth, 'Idempotency-Key': key },
@@ -161,9 +163,7 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
       expect(res.body.settlements).toEqual([
         { id: expect.stringMatching(/^cset_/), asset: USDC_BASE, destination: DESTINATION },
       ]);
-      expect(h.mock.getMerchant(h.mock.sample.merchantId)?.settlements.crypto).toEqual(
-        res.body.settlements,
-      );
+      expect(h.mock.getMerchant(bare())?.settlements.crypto).toEqual(res.body.settlements);
     });
 
     it('answers 409 settlement_asset_conflict for an asset already registered', async () => {
@@ -171,7 +171,7 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
       const res = await register([{ asset: USDC_BASE, destination: DESTINATION }], 'second');
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('settlement_asset_conflict');
-      expect(h.mock.getMerchant(h.mock.sample.merchantId)?.settlements.crypto).toHaveLength(1);
+      expect(h.mock.getMerchant(bare())?.settlements.crypto).toHaveLength(1);
     });
 
     it('answers 409 settlement_asset_conflict for one asset twice in a request, registering none', async () => {
@@ -180,7 +180,7 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
         { asset: USDT_ETH, destination: MAINNET_DESTINATION },
       ]);
       expect(res.body.code).toBe('settlement_asset_conflict');
-      expect(h.mock.getMerchant(h.mock.sample.merchantId)?.settlements.crypto).toEqual([]);
+      expect(h.mock.getMerchant(bare())?.settlements.crypto).toEqual([]);
     });
 
     it('replays a retry with the same key instead of reporting a conflict', async () => {
@@ -207,10 +207,11 @@ describe.each(TRANSPORTS)('merchants over %s', (transport) => {
     it('answers 404 for an unknown merchant and 400 without an Idempotency-Key', async () => {
       const entry = [{ asset: USDC_BASE, destination: DESTINATION }];
       expect((await register(entry, 'k', 'mer_unknown')).status).toBe(404);
-      const res = await h.call<ErrorBody>(
-        `/v1/merchants/${h.mock.sample.merchantId}/settlements/crypto`,
-        { method: 'POST', headers: h.auth, body: { settlements: entry } },
-      );
+      const res = await h.call<ErrorBody>(`/v1/merchants/${bare()}/settlements/crypto`, {
+        method: 'POST',
+        headers: h.auth,
+        body: { settlements: entry },
+      });
       expect(res.body.code).toBe('missing_idempotency_key');
     });
   });

@@ -13,10 +13,10 @@ const headers = {
 
 beforeEach(() => mock.reset());
 
-async function createPayment(): Promise<string> {
+async function createPayment(merchantId = mock.sample.merchantId): Promise<string> {
   const res = await mock.fetch('https://gateway.test/v1/payments', {
     method: 'POST',
-    headers,
+    headers: { ...headers, 'Merchant-Id': merchantId },
     body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '990' }, referenceId: 'm-1' }),
   });
   return ((await res.json()) as { paymentId: string }).paymentId;
@@ -47,12 +47,35 @@ describe('mock.pay', () => {
     expect(again).toMatchObject({ status: 400, code: 'invalid_state' });
     await expect(mock.pay('pay_unknown')).rejects.toMatchObject({ code: 'payment_not_found' });
     const other = await createPayment();
-    await expect(mock.pay(other, { chainId: 'eip155:1' })).rejects.toMatchObject({
+    await expect(mock.pay(other, { chainId: 'eip155:10' })).rejects.toMatchObject({
       code: 'invalid_params',
       message: expect.stringContaining('no option'),
     });
     mock.setPaymentStatus(other, 'expired');
     await expect(mock.pay(other)).rejects.toMatchObject({ code: 'payment_expired' });
+  });
+
+  it('pays the sample merchant’s seeded USDT on Ethereum when asked for that chain', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const id = await createPayment();
+    await mock.pay(id, { account, chainId: 'eip155:1' });
+    expect(mock.getPayment(id)).toMatchObject({
+      buyer: { accountCaip10: `eip155:1:${account.address}` },
+      token: { symbol: 'USDT', network: 'eip155:1', value: '9900000' },
+    });
+  });
+
+  it('rejects a merchant with no crypto settlement as 400 invalid_params, saying why', async () => {
+    const bare = mock.sample.otherMerchantIds[0] as string;
+    const id = await createPayment(bare);
+    const error = await mock.pay(id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MockPayError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_params',
+      message: expect.stringContaining('accepts no crypto yet'),
+    });
+    expect(mock.getPayment(id)).toMatchObject({ status: 'requires_action', buyer: null });
   });
 
   it('refuses a signature the account did not make, leaving the payment open', async () => {

@@ -48,6 +48,27 @@ describe('sample data', () => {
     }
   });
 
+  it('gives the sample merchant USDC on Base and USDT on Ethereum settlements, the others none', () => {
+    const mock = createMockGateway();
+    const { cryptoSettlements, merchantId, otherMerchantIds } = mock.sample;
+    expect(cryptoSettlements).toEqual([
+      {
+        id: expect.stringMatching(/^cset_/),
+        asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        destination: expect.stringMatching(/^eip155:8453:0x[0-9a-fA-F]{40}$/),
+      },
+      {
+        id: expect.stringMatching(/^cset_/),
+        asset: 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        destination: expect.stringMatching(/^eip155:1:0x[0-9a-fA-F]{40}$/),
+      },
+    ]);
+    expect(mock.getMerchant(merchantId)?.settlements.crypto).toEqual(cryptoSettlements);
+    for (const id of otherMerchantIds) {
+      expect(mock.getMerchant(id)?.settlements.crypto).toEqual([]);
+    }
+  });
+
   it('adds two other merchants with a few dozen payments each', () => {
     const mock = createMockGateway();
     expect(mock.merchants()).toHaveLength(3);
