@@ -10,8 +10,9 @@ import * as esbuild from 'esbuild';
 // field; the follower's engine is a lazy chunk, reported apart) plus 1 KB. It grew 0.3 KB from
 // 37,350 B with the per-call work (the pollution check that lets ky skip 20 options, the split
 // path templates, the whole-body decode, the seam that lets Node's build load ky later). A stop
-// on growth: raise it only with a reason in the commit.
-const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_664 + 1024);
+// on growth: raise it only with a reason in the commit. Issue 29 (OpenTelemetry) added 1,012 B:
+// the option's check, the active span for log lines, and the hooks that load its lazy chunk.
+const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_664 + 1024 + 1012);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');
@@ -122,7 +123,7 @@ print(
 );
 print(`  budget ${BUDGET_BYTES} B (${kb(BUDGET_BYTES)}): ${over}`);
 print(
-  `  loaded only on first use (dynamic import: the follower's engine): ${lazyGzipped} B gzip (${kb(lazyGzipped)}), not in the budget`,
+  `  loaded only on first use (dynamic import: the follower's engine, telemetry's spans): ${lazyGzipped} B gzip (${kb(lazyGzipped)}), not in the budget`,
 );
 print(
   `  ${'package'.padEnd(28)} ${'minified'.padStart(9)} ${'share'.padStart(7)} ${'gzip'.padStart(13)}`,

@@ -4,6 +4,7 @@ import { isLogLevel, LevelLogger, type Logger, type LogLevel } from './core/logg
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
+import { type TelemetryOptions, telemetryFrom } from './core/telemetry';
 import { type RequestHooks, Transport } from './core/transport';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
@@ -102,6 +103,15 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowHttp?: boolean | undefined;
+  /**
+   * OpenTelemetry traces and metrics: pass `trace.getTracerProvider()` and/or
+   * `metrics.getMeterProvider()` (or an SDK's providers). Without it no span or instrument is made.
+   * @example
+   * ```ts
+   * telemetry: { tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() }
+   * ```
+   */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -318,6 +328,8 @@ export class MerchantGateway {
       fetch: options.fetch,
       hooks: checkHooks(options.hooks),
       redactor,
+      // telemetry: checked here (a provider without getTracer/getMeter throws); undefined when off.
+      telemetry: telemetryFrom(options.telemetry, r.baseUrl, redactor, VERSION),
       logger: new LevelLogger(
         options.logger ?? console,
         r.logLevel,

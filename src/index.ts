@@ -38,6 +38,19 @@ export {
 export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
+export type {
+  TelemetryAttributes,
+  TelemetryContext,
+  TelemetryHistogram,
+  TelemetryMeter,
+  TelemetryMeterProvider,
+  TelemetryOptions,
+  TelemetrySpan,
+  TelemetryTracer,
+  TelemetryTracerProvider,
+  TelemetryUpDownCounter,
+  TelemetryValue,
+} from './core/telemetry';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
 export type {
   FollowedPayment,

@@ -19,6 +19,7 @@ import { signalProblem } from './core/options';
 import { own } from './core/own';
 import type { Redactor } from './core/redact';
 import { onAbort, sleep, withJitter } from './core/retry';
+import type { TelemetryHandle } from './core/telemetry';
 import { holdProcess } from './core/timers';
 import type { RequestOptions } from './core/transport';
 import type { PaymentStatusResult } from './schemas/payment-status';
@@ -104,6 +105,8 @@ export interface FollowContext {
   holdLimit: HoldLimit;
   logger: LevelLogger;
   redactor: Redactor;
+  /** The client's spans and metrics, when on. */
+  telemetry?: TelemetryHandle | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
@@ -322,7 +325,7 @@ export async function waitForFinal(
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
 ): Promise<FinalPaymentStatusResult> {
-  const updates = poll(context, 'payments.waitForFinal', paymentOrId, options);
+  const updates = traced(context, 'payments.waitForFinal', paymentOrId, options);
   for (;;) {
     const step = await updates.next();
     if (step.done) return step.value;
@@ -335,5 +338,20 @@ export function watch(
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
 ): AsyncIterable<PaymentStatusResult> {
-  return poll(context, 'payments.watch', paymentOrId, options);
+  return traced(context, 'payments.watch', paymentOrId, options);
+}
+
+/** `poll`, under one span for the whole follow when the client has telemetry. */
+function traced(
+  context: FollowContext,
+  operation: string,
+  paymentOrId: PaymentCreated | string,
+  options: PollOptions | undefined,
+): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
+  // telemetry: the follow's span, its reads as children, its duration to the final status.
+  return context.telemetry === undefined
+    ? poll(context, operation, paymentOrId, options)
+    : context.telemetry.follow(operation, paymentOrId, context, (c) =>
+        poll(c, operation, paymentOrId, options),
+      );
 }

@@ -9,6 +9,7 @@ import {
   pollHint,
 } from '../core/follow-policy';
 import { onAbort } from '../core/retry';
+import type { FollowerTelemetry } from '../core/telemetry';
 import { holdProcess } from '../core/timers';
 import { paymentStatus } from '../resources/payment-actions';
 import { listPartnerPayments } from '../resources/payment-list';
@@ -179,10 +180,13 @@ export class FollowerEngine {
   /** Whether the service holds status reads; false after one came back early unchanged. */
   #serviceHolds = true;
   readonly #offAbort: (() => void) | undefined;
+  readonly #telemetry: FollowerTelemetry | undefined;
 
   constructor(context: ResourceContext, settings: FollowerSettings, seeds: readonly Seed[]) {
     this.#context = context;
     this.#settings = settings;
+    // telemetry: the follower's payments counter and time-to-final histogram, when on.
+    this.#telemetry = context.transport.config.telemetry?.follower();
     const { signal } = settings;
     this.#offAbort = signal
       ? onAbort(signal, () => this.#fail({ error: signal.reason }))
@@ -224,6 +228,7 @@ export class FollowerEngine {
     };
     const wasEmpty = this.#entries.size === 0;
     this.#entries.set(seed.paymentId, entry);
+    this.#telemetry?.added(seed.paymentId); // telemetry
     this.#order.push(entry);
     if (seed.known?.status === 'processing') this.#processing.add(entry);
     this.#deadlines.push(entry);
@@ -250,6 +255,7 @@ export class FollowerEngine {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#telemetry?.closed(); // telemetry
     this.#controller.abort();
     this.#offAbort?.();
     for (const timer of this.#timers) clearTimeout(timer);
@@ -320,6 +326,7 @@ export class FollowerEngine {
     if (result.status === 'processing') this.#processing.add(entry);
     else this.#processing.delete(entry);
     if (result.isFinal) {
+      this.#telemetry?.final(entry.seed.paymentId, result.status); // telemetry
       entry.done = true;
       this.#processing.delete(entry);
     }
@@ -358,6 +365,7 @@ export class FollowerEngine {
   #leave(entry: Entry): void {
     if (this.#entries.get(entry.seed.paymentId) !== entry) return;
     this.#entries.delete(entry.seed.paymentId);
+    this.#telemetry?.left(entry.seed.paymentId); // telemetry
     entry.done = true;
     this.#processing.delete(entry);
     // Compact the add order once most of it has left.

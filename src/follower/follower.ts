@@ -237,7 +237,9 @@ export class LazyPaymentFollower implements PaymentFollower {
     this.#settings = settings;
     for (const seed of seeds)
       if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
-    this.#engine = import('./engine').then(({ FollowerEngine }) => {
+    // telemetry: the engine counts what it holds from its first payment, once telemetry has loaded.
+    const telemetry = context.transport.config.telemetry?.ready.catch(() => {});
+    this.#engine = Promise.all([import('./engine'), telemetry]).then(([{ FollowerEngine }]) => {
       const engine = new FollowerEngine(context, settings, [...this.#seeds.values()]);
       this.#seeds.clear();
       this.#loaded = engine;
