@@ -40,6 +40,15 @@ function errorType(error: unknown): string {
   return typeof status === 'number' ? String(status) : ((error as Error)?.name ?? 'Error');
 }
 
+/** `attributes` with the client's keys, in any encoding, replaced: an id may be anything. */
+function scrubbed(telemetry: Telemetry, attributes: TelemetryAttributes): TelemetryAttributes {
+  const out: TelemetryAttributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    out[key] = typeof value === 'string' ? telemetry.redactor.string(value) : value;
+  }
+  return out;
+}
+
 /** A span (when traced) and the context that makes it the parent of what runs within it. */
 class Scope {
   readonly span: TelemetrySpan | undefined;
@@ -51,12 +60,21 @@ class Scope {
     attributes: TelemetryAttributes,
     parent: TelemetryContext = activeContext() ?? new Root(),
   ) {
-    this.span = telemetry.tracer?.startSpan(name, { kind, attributes }, parent);
+    this.span = telemetry.tracer?.startSpan(
+      name,
+      { kind, attributes: scrubbed(telemetry, attributes) },
+      parent,
+    );
     this.context = this.span && parent.setValue(SPAN_KEY, this.span);
   }
 
   set(key: string, value: TelemetryValue | undefined): void {
-    if (value !== undefined) this.span?.setAttribute(key, value);
+    if (value !== undefined) {
+      this.span?.setAttribute(
+        key,
+        typeof value === 'string' ? this.telemetry.redactor.string(value) : value,
+      );
+    }
   }
 
   /** Runs `fn` with this scope as the parent of calls it makes and, for the user's context manager, as the active span. */
@@ -94,16 +112,14 @@ export class CallScope extends Scope {
     const [template, paymentId] = templateOf(call.path);
     super(telemetry, call.operation, 0, { [PAYMENT]: paymentId }, parent ?? new Root());
     this.#held = (call.extraTimeoutMs ?? 0) > 0;
-    this.#url = telemetry.redactor.string(
-      `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`,
-    );
-    this.#attributes = {
+    this.#url = `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`;
+    this.#attributes = scrubbed(telemetry, {
       'http.request.method': call.method,
       'url.template': template,
       'server.address': telemetry.host,
       'server.port': telemetry.port,
       [PAYMENT]: paymentId,
-    };
+    });
   }
 
   /** Runs one attempt under a CLIENT span of its own, and measures it. */
