@@ -3,7 +3,6 @@
  * outside the main entry's size budget): see telemetry.ts for the design.
  */
 
-import { templateOf } from './path';
 import type {
   FollowerTelemetry,
   TelemetryAttributes,
@@ -108,8 +107,12 @@ export class CallScope extends Scope {
   readonly #held: boolean;
   readonly #url: string;
 
-  constructor(telemetry: Telemetry, call: TracedCall, parent: TelemetryContext | undefined) {
-    const [template, paymentId] = templateOf(call.path);
+  constructor(
+    telemetry: Telemetry,
+    call: TracedCall,
+    parent: TelemetryContext | undefined,
+    [template, paymentId]: [string, string | undefined],
+  ) {
     super(telemetry, call.operation, 0, { [PAYMENT]: paymentId }, parent ?? new Root());
     this.#held = (call.extraTimeoutMs ?? 0) > 0;
     this.#url = `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`;
@@ -244,9 +247,10 @@ export class Telemetry {
   async call<R extends { data: unknown }>(
     call: TracedCall,
     parent: TelemetryContext | undefined,
+    template: [string, string | undefined],
     send: (scope: CallScope) => Promise<R>,
   ): Promise<R> {
-    const scope = new CallScope(this, call, parent);
+    const scope = new CallScope(this, call, parent, template);
     try {
       const result = await scope.within(() => send(scope));
       scope.done(result.data);

@@ -6,6 +6,7 @@
  * call marked `// telemetry:`; without the `telemetry` option none of this runs.
  */
 import { ConfigurationError } from './errors';
+import { templateOf } from './path';
 import type { Redactor } from './redact';
 import type { AttemptScope, CallScope, Telemetry } from './telemetry-scopes';
 
@@ -173,8 +174,10 @@ export class TelemetryHandle {
     call: TracedCall,
     send: (scope: CallScope) => Promise<R>,
   ): Promise<R> {
+    // Read now, not after the chunk loads: `parent` and the path's template are as of the call.
     const parent = activeContext();
-    return (this.#loaded ?? (await this.ready)).call(call, parent, send);
+    const template = templateOf(call.path);
+    return (this.#loaded ?? (await this.ready)).call(call, parent, template, send);
   }
 
   /** A follow (`waitForFinal`, `watch`) under one span: see `Telemetry.follow`. */

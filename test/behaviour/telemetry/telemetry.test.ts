@@ -111,6 +111,35 @@ describe('a retried payments.create', () => {
   });
 });
 
+describe('url.template', () => {
+  it('names each call by its path template, also for calls made before the spans have loaded', async () => {
+    const gateway = client(); // new: its spans load on first use, while these calls wait
+    const payment = await create(gateway);
+    otel.reset();
+    const fresh = client();
+    await Promise.all([
+      fresh.payments.get(payment.paymentId),
+      fresh.merchants.get(mock.sample.merchantId),
+      fresh.merchants.list(),
+      fresh.payments.status(payment.paymentId),
+    ]);
+    const templates = otel
+      .finished()
+      .filter((span) => span.kind === SpanKind.CLIENT)
+      .map((span) => span.attributes['url.template'])
+      .sort();
+    expect(templates).toEqual([
+      '/v1/gateway/payment/{paymentId}',
+      '/v1/merchants',
+      '/v1/merchants/{merchantId}',
+      '/v1/payments/{paymentId}/status',
+    ]);
+    expect(named('payments.get')[0]?.attributes['merchant_gateway.payment.id']).toBe(
+      payment.paymentId,
+    );
+  });
+});
+
 describe('a follow', () => {
   it('waitForFinal through an outage and a held read is one span, its reads its children', async () => {
     const gateway = client({ maxRetries: 0 });
