@@ -16,9 +16,9 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /**
  * The README's own limit (issue 22): what a partner reads stays short; reference goes to docs/.
- * Raised by the 28 lines of issue 29's "Observability" section (its snippet must run).
+ * Raised by the 33 lines of issue 29's "Observability" section (its snippet must run).
  */
-const README_MAX_LINES = 450 + 28;
+const README_MAX_LINES = 450 + 33;
 
 const read = (page: string) => readFileSync(join(ROOT, page), 'utf8');
 const referencePages = readdirSync(join(ROOT, 'docs'))
