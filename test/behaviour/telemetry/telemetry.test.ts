@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, createTraceState, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   ConfigurationError,
   type LogData,
@@ -34,6 +34,17 @@ function create(gateway: MerchantGateway, referenceId = 'order-1'): Promise<Paym
     amount: { unit: 'iso4217/USD', value: '1000' },
     referenceId,
   });
+}
+
+/** `merchant_gateway.follower.payments` once it reads `expected` (the engine loads lazily), or after 3 s. */
+async function heldCount(from: ReturnType<typeof setUpOtel>, expected = 12): Promise<unknown> {
+  let value: unknown;
+  for (let i = 0; i < 150; i++) {
+    value = (await from.metrics()).get('merchant_gateway.follower.payments')?.dataPoints[0]?.value;
+    if (value === expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return value;
 }
 
 const named = (name: string) => otel.finished().filter((span) => span.name === name);
@@ -212,9 +223,7 @@ describe('the follower', () => {
     const follower = gateway.payments.follower({ sweepIntervalMs: 100 });
     for (const payment of payments) follower.add(payment);
     // The follower's engine loads on first use (a chunk of its own): its count follows at once.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const open = (await otel.metrics()).get('merchant_gateway.follower.payments');
-    expect(open?.dataPoints[0]?.value).toBe(12);
+    expect(await heldCount(otel)).toBe(12);
 
     for (const payment of payments.slice(0, 8))
       mock.setPaymentStatus(payment.paymentId, 'succeeded');
@@ -243,10 +252,7 @@ describe('the follower', () => {
     follower.add(await create(gateway, 'order-c1'));
     follower.add(await create(gateway, 'order-c2'));
     follower.remove((await create(gateway, 'order-c3')).paymentId);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(
-      (await otel.metrics()).get('merchant_gateway.follower.payments')?.dataPoints[0]?.value,
-    ).toBe(before + 2);
+    expect(await heldCount(otel, before + 2)).toBe(before + 2);
     follower.close();
     const after = (await otel.metrics()).get('merchant_gateway.follower.payments');
     expect(after?.dataPoints[0]?.value).toBe(before);
@@ -289,6 +295,23 @@ describe('with the context manager users install', () => {
     context.disable();
     off = undefined;
   });
+
+  it("passes the caller's tracestate on with the traceparent", async () => {
+    off = useContextManager();
+    const parent = trace.setSpanContext(context.active(), {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: 1,
+      isRemote: true,
+      traceState: createTraceState('vendor=opaque'),
+    });
+    await context.with(parent, () => client().merchants.list());
+    const sent = mock.requests.at(-1)?.headers;
+    expect(sent?.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
+    expect(sent?.tracestate).toBe('vendor=opaque');
+    context.disable();
+    off = undefined;
+  });
 });
 
 describe('the telemetry option', () => {
@@ -315,6 +338,25 @@ describe('the telemetry option', () => {
       /telemetry.meterProvider must have getMeter/,
     );
     expect(() => client().withOptions({ telemetry: bad })).toThrow(ConfigurationError);
+  });
+
+  it('is off with no provider in it, and refuses what is not an object', async () => {
+    await client({ telemetry: {} }).merchants.list();
+    expect(otel.finished()).toHaveLength(0);
+    expect(() => client({ telemetry: 'on' as never })).toThrow(/telemetry must be an object/);
+  });
+
+  it('records metrics alone when given only a meter provider', async () => {
+    const local = setUpOtel();
+    await client({ telemetry: { meterProvider: local.meterProvider } }).merchants.list();
+    expect(otel.finished()).toHaveLength(0);
+    const points = (await local.metrics()).get('http.client.request.duration')?.dataPoints;
+    expect(points?.[0]?.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.template': '/v1/merchants',
+      'http.response.status_code': 200,
+    });
+    expect(mock.requests.at(-1)?.headers.traceparent).toBeUndefined();
   });
 
   it('is carried by withOptions, and can be turned off there', async () => {
