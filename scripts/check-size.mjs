@@ -10,9 +10,9 @@ import * as esbuild from 'esbuild';
 // field; the follower's engine is a lazy chunk, reported apart) plus 1 KB. It grew 0.3 KB from
 // 37,350 B with the per-call work (the pollution check that lets ky skip 20 options, the split
 // path templates, the whole-body decode, the seam that lets Node's build load ky later). A stop
-// on growth: raise it only with a reason in the commit. Issue 29 (OpenTelemetry) added 1,012 B:
+// on growth: raise it only with a reason in the commit. Issue 29 (OpenTelemetry) added 1,024 B:
 // the option's check, the active span for log lines, and the hooks that load its lazy chunk.
-const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_664 + 1024 + 1012);
+const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 37_664 + 1024 + 1024);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');

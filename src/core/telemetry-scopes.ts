@@ -14,7 +14,7 @@ import type {
   TelemetryValue,
   TracedCall,
 } from './telemetry';
-import { activeContext, ambient, SPAN_KEY, type TelemetryHandle } from './telemetry';
+import { activeContext, ambient, manager, SPAN_KEY, type TelemetryHandle } from './telemetry';
 
 /** A context of our own when no API is loaded: what a tracer reads off one is the parent span. */
 class Root implements TelemetryContext {
@@ -81,7 +81,7 @@ class Scope {
     const outer = ambient.scope;
     ambient.scope = this;
     try {
-      const cm = this.context && ambient.manager();
+      const cm = this.context && manager();
       return cm && this.context ? cm.with(this.context, fn) : fn();
     } finally {
       ambient.scope = outer;

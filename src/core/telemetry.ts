@@ -6,6 +6,7 @@
  * call marked `// telemetry:`; without the `telemetry` option none of this runs.
  */
 import { ConfigurationError } from './errors';
+import { own } from './own';
 import { templateOf } from './path';
 import type { Redactor } from './redact';
 import type { AttemptScope, CallScope, Telemetry } from './telemetry-scopes';
@@ -105,7 +106,7 @@ interface ContextManager {
 }
 
 /** The context manager the user registered with any 1.x API, if any. */
-function manager(): ContextManager | undefined {
+export function manager(): ContextManager | undefined {
   const api = (globalThis as Record<symbol, { context?: ContextManager } | undefined>)[
     Symbol.for('opentelemetry.js.api.1')
   ];
@@ -116,12 +117,8 @@ function manager(): ContextManager | undefined {
  * `scope`: what a call made synchronously inside a scope's `within` is a child of (a follow's
  * reads), with or without a context manager.
  */
-export const ambient: {
-  scope: { context?: TelemetryContext | undefined } | undefined;
-  manager: typeof manager;
-} = {
+export const ambient: { scope: { context?: TelemetryContext | undefined } | undefined } = {
   scope: undefined,
-  manager,
 };
 
 /** The context a span started now is a child of; undefined without any (no API loaded). */
@@ -167,6 +164,8 @@ export class TelemetryHandle {
       this.#loaded = new Telemetry(this);
       return this.#loaded;
     });
+    // A failed load rejects the calls that wait for it; unused, it must not be unhandled.
+    this.ready.catch(() => {});
   }
 
   /** Runs one SDK call (`send`) under its span, a child of the context active now. */
@@ -209,24 +208,17 @@ export function telemetryFrom(
 ): TelemetryHandle | undefined {
   if (options === undefined) return undefined;
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError(
-      'telemetry must be an object: { tracerProvider?, meterProvider? }',
-    );
+    throw new ConfigurationError('telemetry must be an object');
   }
-  const given: TelemetryOptions = {
-    tracerProvider: Object.hasOwn(options, 'tracerProvider') ? options.tracerProvider : undefined,
-    meterProvider: Object.hasOwn(options, 'meterProvider') ? options.meterProvider : undefined,
-    recordIdempotencyKeys: Object.hasOwn(options, 'recordIdempotencyKeys')
-      ? options.recordIdempotencyKeys
-      : undefined,
-  };
+  // Own properties only: a polluted Object.prototype must not turn telemetry on.
+  const given = own(options);
   for (const [name, method] of [
     ['tracerProvider', 'getTracer'],
     ['meterProvider', 'getMeter'],
   ] as const) {
     const provider = given[name];
     if (provider !== undefined && typeof (provider as never)?.[method] !== 'function') {
-      throw new ConfigurationError(`telemetry.${name} must have ${method}`);
+      throw new ConfigurationError(`telemetry.${name} has no ${method}()`);
     }
   }
   if (given.tracerProvider === undefined && given.meterProvider === undefined) return undefined;

@@ -335,7 +335,7 @@ describe('the telemetry option', () => {
     const bad = { tracerProvider: {} } as never;
     expect(() => client({ telemetry: bad })).toThrow(ConfigurationError);
     expect(() => client({ telemetry: { meterProvider: { getTracer() {} } } as never })).toThrow(
-      /telemetry.meterProvider must have getMeter/,
+      /telemetry.meterProvider has no getMeter\(\)/,
     );
     expect(() => client().withOptions({ telemetry: bad })).toThrow(ConfigurationError);
   });
