@@ -103,7 +103,9 @@ class Scope {
 
 /** One SDK call: its INTERNAL span and, under it, one CLIENT span per attempt. */
 export class CallScope extends Scope {
+  /** The attempt's attributes that metrics carry too: no payment id (one series per route). */
   readonly #attributes: TelemetryAttributes;
+  readonly #paymentId: string | undefined;
   readonly #held: boolean;
   readonly #url: string;
 
@@ -121,8 +123,8 @@ export class CallScope extends Scope {
       'url.template': template,
       'server.address': telemetry.host,
       'server.port': telemetry.port,
-      [PAYMENT]: paymentId,
     });
+    this.#paymentId = paymentId;
   }
 
   /** Runs one attempt under a CLIENT span of its own, and measures it. */
@@ -137,6 +139,7 @@ export class CallScope extends Scope {
       2,
       {
         ...attributes,
+        [PAYMENT]: this.#paymentId,
         'url.full': this.#url,
         'http.request.resend_count': n > 1 ? n - 1 : undefined,
       },
@@ -158,12 +161,11 @@ export class CallScope extends Scope {
     } finally {
       scope.set('http.response.status_code', status);
       scope.end(error);
-      this.telemetry.duration?.record((performance.now() - started) / 1000, {
-        ...attributes,
-        'http.response.status_code': status,
-        [ERROR_TYPE]: error === undefined ? undefined : errorType(error),
-        'merchant_gateway.held_read': this.#held || undefined,
-      });
+      const measured: TelemetryAttributes = { ...attributes, 'http.response.status_code': status };
+      if (error !== undefined) measured[ERROR_TYPE] = errorType(error);
+      if (this.#held) measured['merchant_gateway.held_read'] = true;
+      if (status === undefined) delete measured['http.response.status_code'];
+      this.telemetry.duration?.record((performance.now() - started) / 1000, measured);
     }
   }
 

@@ -85,6 +85,18 @@ describe('a retried payments.create', () => {
     const points = duration?.dataPoints ?? [];
     expect(points.map((p) => p.attributes['http.response.status_code']).sort()).toEqual([201, 503]);
     expect(points.every((p) => p.attributes['url.template'] === '/v1/payments')).toBe(true);
+    // One series per route and outcome: no payment id, no URL, nothing undefined.
+    const failed = points.find((p) => p.attributes['http.response.status_code'] === 503);
+    const passed = points.find((p) => p.attributes['http.response.status_code'] === 201);
+    expect(Object.keys(failed?.attributes ?? {}).sort()).toEqual([
+      'error.type',
+      'http.request.method',
+      'http.response.status_code',
+      'server.address',
+      'server.port',
+      'url.template',
+    ]);
+    expect(Object.keys(passed?.attributes ?? {})).not.toContain('error.type');
   });
 
   it('sends each attempt its own traceparent, and keeps one a hook set', async () => {
@@ -190,6 +202,9 @@ describe('a follow', () => {
       .get('http.client.request.duration')
       ?.dataPoints.filter((p) => p.attributes['merchant_gateway.held_read'] === true);
     expect(held?.length).toBeGreaterThan(0);
+    // Reads of one payment add no series of their own: the payment id stays on the spans.
+    const all = metrics.get('http.client.request.duration')?.dataPoints ?? [];
+    expect(all.some((p) => 'merchant_gateway.payment.id' in p.attributes)).toBe(false);
     const follows = metrics.get('merchant_gateway.payment.follow.duration');
     expect(follows?.dataPoints).toHaveLength(1);
     expect(follows?.dataPoints[0]?.attributes).toEqual({
