@@ -3,12 +3,13 @@
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client';
 import { ConfigurationError } from './core/errors';
-import { HoldLimit } from './follow/hold-limit';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
+import { telemetryFrom } from './core/telemetry';
 import { type RequestHooks, Transport } from './core/transport';
+import { HoldLimit } from './follow/hold-limit';
 import type { ResourceContext } from './resources/resource';
 import { VERSION } from './version';
 
@@ -206,6 +207,8 @@ export function clientParts(given: ClientOptions): {
     fetch: options.fetch,
     hooks: checkHooks(options.hooks),
     redactor,
+    // telemetry: checked here (a provider without getTracer/getMeter throws); undefined when off.
+    telemetry: telemetryFrom(options.telemetry, r.baseUrl, redactor, VERSION),
     logger: new LevelLogger(
       options.logger ?? console,
       r.logLevel,

@@ -12,6 +12,7 @@ import { MerchantGateway, PollTimeoutError } from 'merchant-gateway';
 import type { JobAttempt } from 'pg-boss';
 import { readConfig } from './config';
 import { connect, type FollowJob, log, recordOutcome } from './db';
+import { contextOf, startTracing } from './tracing';
 
 // Jobs fetched at once, and the wait when the queue had fewer: the fetch is one indexed query.
 const FETCH_BATCH = 50;
@@ -22,11 +23,15 @@ interface Held {
   orderId: string;
   /** Set once the payment is final and its write or completion is still to succeed. */
   outcome?: string;
+  /** The order's trace, from the job: the outcome's span joins it. */
+  traceparent?: string | undefined;
 }
 
 const config = readConfig();
 const name = process.env.WORKER_NAME ?? `worker-${process.pid}`;
-const gateway = new MerchantGateway(); // MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY
+const { telemetry, tracer } = startTracing(name);
+// MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY from the environment.
+const gateway = new MerchantGateway({ telemetry });
 const { boss, pool } = await connect(config, name);
 /** The payments this worker follows, by payment id: exactly the jobs it holds. */
 const held = new Map<string, Held>();
@@ -59,7 +64,11 @@ async function takeJobs(): Promise<void> {
     }
     for (const job of jobs) {
       const { orderId, paymentId, merchantId } = job.data;
-      const entry: Held = { job: { id: job.id, retryCount: job.retryCount }, orderId };
+      const entry: Held = {
+        job: { id: job.id, retryCount: job.retryCount },
+        orderId,
+        traceparent: job.data.traceparent,
+      };
       held.set(paymentId, entry);
       log(name, 'took', { paymentId, orderId, jobId: job.id, retryCount: job.retryCount });
       try {
@@ -102,7 +111,28 @@ async function heartbeat(): Promise<void> {
 }
 
 /** Records a final status on its order, then completes the job (only if this worker still holds it). */
-async function settle(paymentId: string, entry: Held, status: string): Promise<void> {
+function settle(paymentId: string, entry: Held, status: string): Promise<void> {
+  // The outcome's span continues the order's trace, begun in the web process.
+  const attributes = {
+    'order.id': entry.orderId,
+    'merchant_gateway.payment.id': paymentId,
+    'merchant_gateway.payment.status': status,
+  };
+  return tracer.startActiveSpan(
+    'order.outcome',
+    { attributes },
+    contextOf(entry.traceparent),
+    async (span) => {
+      try {
+        await settleTraced(paymentId, entry, status);
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+async function settleTraced(paymentId: string, entry: Held, status: string): Promise<void> {
   entry.outcome = status;
   try {
     const wrote = await recordOutcome(pool, entry.orderId, status);

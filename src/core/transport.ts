@@ -19,6 +19,7 @@ import { type NumericOption, numericOptionProblem, signalProblem } from './optio
 import { own } from './own';
 import { MAX_VALUE_DEPTH, type Redactor } from './redact';
 import { markPermanent, onAbort, retryDelay, sleep } from './retry';
+import type { AttemptScope, CallScope, TelemetryHandle } from './telemetry';
 import { uuidv4 } from './uuid';
 import { toIssues } from './validate';
 
@@ -78,6 +79,8 @@ export interface TransportConfig {
   hooks?: RequestHooks | undefined;
   redactor: Redactor;
   logger: LevelLogger;
+  /** Spans and metrics; undefined (the default) costs nothing. */
+  telemetry?: TelemetryHandle | undefined;
 }
 
 /** One call, as a resource describes it. */
@@ -464,7 +467,12 @@ export class Transport {
   /** `build` runs at once (it reads the caller's input as it is now); a throw is a rejection. */
   async #run<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): Promise<WithResponse<T>> {
     try {
-      return await this.#send(own(build()) as RequestSpec<S, T>);
+      const spec = own(build()) as RequestSpec<S, T>;
+      // telemetry: the call's span (its attempts under it) and metrics, when the option is on.
+      const telemetry = this.config.telemetry;
+      return await (telemetry === undefined
+        ? this.#send(spec)
+        : telemetry.call(spec, (scope) => this.#send(spec, scope)));
     } catch (error) {
       // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
       // anything else (a caller's abort reason) is passed on untouched.
@@ -472,7 +480,10 @@ export class Transport {
     }
   }
 
-  async #send<S extends z.ZodMiniType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
+  async #send<S extends z.ZodMiniType, T>(
+    spec: RequestSpec<S, T>,
+    scope?: CallScope,
+  ): Promise<WithResponse<T>> {
     const { config } = this;
     const { operation, method } = spec;
     // Own properties only: a polluted Object.prototype must not change what is sent. Without
@@ -536,7 +547,7 @@ export class Transport {
     let outcomeUnknown = false;
     const send = config.fetch ?? globalThis.fetch;
 
-    const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
+    const run = async (attemptNumber: number, trace?: AttemptScope): Promise<WithResponse<T>> => {
       const controller = new AbortController();
       let timedOut = false;
       const bodyAbort: BodyAbort = { cancel: undefined };
@@ -580,6 +591,8 @@ export class Transport {
               for (const name of SDK_OWNED) sent.delete(name);
               for (const [name, value] of pinned) sent.set(name, value);
             }
+            // telemetry: `traceparent` of the attempt's span, unless a hook or the call set one.
+            trace?.inject(sent);
             if (config.logger.enabled('debug')) {
               config.logger.log('debug', `→ ${label} (attempt ${attemptNumber})`, {
                 headers: config.redactor.headers(sent),
@@ -646,6 +659,8 @@ export class Transport {
         off?.();
       }
     };
+    // telemetry: each attempt under a CLIENT span of its own, measured.
+    const attempt = scope === undefined ? run : (n: number) => scope.attempt(n, run);
 
     try {
       // The first attempt runs outside p-retry: a call that succeeds at once (most of them) pays

@@ -344,6 +344,7 @@ export class Payments {
       holdLimit: context.holdLimit,
       logger: config.logger,
       redactor: config.redactor,
+      telemetry: config.telemetry,
     };
   }
 }
