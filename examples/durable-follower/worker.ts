@@ -111,8 +111,28 @@ async function heartbeat(): Promise<void> {
 }
 
 /** Records a final status on its order, then completes the job (only if this worker still holds it). */
-function settle(paymentId: string, entry: Held, status: string): Promise<void> {
-  // The outcome's span continues the order's trace, begun in the web process.
+async function settle(paymentId: string, entry: Held, status: string): Promise<void> {
+  entry.outcome = status;
+  try {
+    const wrote = await traced(paymentId, entry, status);
+    await boss.complete(config.queue, entry.job);
+    if (held.get(paymentId) === entry) held.delete(paymentId);
+    log(name, wrote ? 'recorded' : 'already_recorded', {
+      paymentId,
+      orderId: entry.orderId,
+      status,
+    });
+  } catch (error) {
+    log(name, 'settle_error', { paymentId, message: (error as Error).message });
+  }
+}
+
+/**
+ * The outcome's write under its span, which continues the order's trace begun in the web process.
+ * The span ends (and is written out) before the job completes: a worker killed in between leaves
+ * the job to another, which writes the span again, so no order's trace lacks its outcome.
+ */
+function traced(paymentId: string, entry: Held, status: string): Promise<boolean> {
   const attributes = {
     'order.id': entry.orderId,
     'merchant_gateway.payment.id': paymentId,
@@ -124,28 +144,12 @@ function settle(paymentId: string, entry: Held, status: string): Promise<void> {
     contextOf(entry.traceparent),
     async (span) => {
       try {
-        await settleTraced(paymentId, entry, status);
+        return await recordOutcome(pool, entry.orderId, status);
       } finally {
         span.end();
       }
     },
   );
-}
-
-async function settleTraced(paymentId: string, entry: Held, status: string): Promise<void> {
-  entry.outcome = status;
-  try {
-    const wrote = await recordOutcome(pool, entry.orderId, status);
-    await boss.complete(config.queue, entry.job);
-    if (held.get(paymentId) === entry) held.delete(paymentId);
-    log(name, wrote ? 'recorded' : 'already_recorded', {
-      paymentId,
-      orderId: entry.orderId,
-      status,
-    });
-  } catch (error) {
-    log(name, 'settle_error', { paymentId, message: (error as Error).message });
-  }
 }
 
 /** Hands a job back to the queue at once (it counts as one retry), for another worker to take. */
