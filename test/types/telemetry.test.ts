@@ -2,6 +2,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { type ClientOptions, MerchantGateway, type TelemetryOptions } from 'merchant-gateway';
+import type { BuyerClientOptions } from 'merchant-gateway/buyer';
 import { describe, expectTypeOf, it } from 'vitest';
 
 // Types only: each `@ts-expect-error` fails the typecheck if the line below it compiles.
@@ -12,6 +13,7 @@ describe('the telemetry option', () => {
     expectTypeOf<BasicTracerProvider>().toExtend<TelemetryOptions['tracerProvider']>();
     expectTypeOf<MeterProvider>().toExtend<TelemetryOptions['meterProvider']>();
     expectTypeOf<TelemetryOptions>().toExtend<ClientOptions['telemetry']>();
+    expectTypeOf<TelemetryOptions>().toExtend<BuyerClientOptions['telemetry']>();
     const options: ClientOptions = {
       telemetry: {
         tracerProvider: new BasicTracerProvider(),
