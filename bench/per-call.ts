@@ -1,6 +1,13 @@
 // Why: issue 23's per-call targets (SDK within 1.05x of a bare ky 2 call, and a GET under 0.95x of openai's, anthropic's and stripe's) need every client measured in one run on one server.
 
 import { pathToFileURL } from 'node:url';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import ky from 'ky';
 import { extraBuilds } from './cold-start';
 import {
@@ -54,6 +61,24 @@ const signal = () => new AbortController().signal;
 
 type Call = () => Promise<unknown>;
 
+/** The SDK with telemetry on (issue 29), against the same build with it off. */
+export const TRACED = 'merchant-gateway (SDK), telemetry on';
+/** The SDK as built before telemetry, when BENCH_SDK_BASELINE names that build's dist/. */
+export const BASELINE = 'merchant-gateway before telemetry';
+const SDK = 'merchant-gateway (SDK)';
+
+/** Spans end through the SDK's processor and are dropped: the cost measured is ours and the SDK's, not an export's. */
+const dropSpans: SpanExporter = {
+  export: (_spans: ReadableSpan[], done) => done({ code: 0 }),
+  shutdown: async () => {},
+};
+
+/** A reader that is never collected: measurements are aggregated, as under any reader. */
+class IdleReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
 export interface PerCallRow {
   op: 'create' | 'get';
   client: string;
@@ -76,6 +101,12 @@ export interface PerCallResult {
   sizes: { requestBytes: Record<string, number>; responseBytes: Record<string, number> };
   /** The SDK's time over each other client's, per op, by wall and by CPU: issue 23's table. */
   ratios: { op: string; versus: string; wall: number; cpu: number; target: string }[];
+  /** Issue 29: telemetry off over the build before it (when given), and on over off. */
+  telemetry: {
+    op: string;
+    offVsBefore?: { wall: number; cpu: number };
+    onVsOff: { wall: number; cpu: number };
+  }[];
   targets: {
     op: string;
     vsKy: number;
@@ -113,6 +144,22 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
 
   // The SDK as a user gets it: default options (its retries never fire on a success).
   const gateway = new sdk.MerchantGateway({ baseUrl: server.url, apiKey });
+  // Issue 29: the same with the real OpenTelemetry SDKs behind the option (no context manager).
+  const traced = new sdk.MerchantGateway({
+    baseUrl: server.url,
+    apiKey,
+    telemetry: {
+      tracerProvider: new BasicTracerProvider({
+        spanProcessors: [new SimpleSpanProcessor(dropSpans)],
+      }),
+      meterProvider: new MeterProvider({ readers: [new IdleReader()] }),
+    },
+  });
+  const baselineDir = process.env.BENCH_SDK_BASELINE;
+  const before =
+    baselineDir === undefined
+      ? undefined
+      : new (await loadSdk(baselineDir)).MerchantGateway({ baseUrl: server.url, apiKey });
   // Peers with retries off; none of these three sends telemetry once stripe's is off.
   const openai = new OpenAI({
     apiKey: 'sk-stub',
@@ -148,7 +195,8 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
     }),
   );
 
-  const ops: Record<'create' | 'get', [client: string, route: string, call: Call][]> = {
+  type Row = [client: string, route: string, call: Call];
+  const ops: Record<'create' | 'get', Row[]> = {
     create: [
       [
         'fetch',
@@ -168,7 +216,11 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
         () =>
           kyBare.post(postUrl, { headers: postHeaders, body: postBody, signal: signal() }).json(),
       ],
-      ['merchant-gateway (SDK)', 'sdk POST', () => gateway.payments.create(createParams)],
+      [SDK, 'sdk POST', () => gateway.payments.create(createParams)],
+      [TRACED, 'sdk POST', () => traced.payments.create(createParams)],
+      ...(before
+        ? ([[BASELINE, 'sdk POST', () => before.payments.create(createParams)]] as Row[])
+        : []),
       ...extras.map(([client, other]): [string, string, Call] => [
         client,
         'sdk POST',
@@ -205,7 +257,11 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
         'sdk GET',
         () => kyBare.get(getUrl, { headers: getHeaders, signal: signal() }).json(),
       ],
-      ['merchant-gateway (SDK)', 'sdk GET', () => gateway.payments.get(created.paymentId)],
+      [SDK, 'sdk GET', () => gateway.payments.get(created.paymentId)],
+      [TRACED, 'sdk GET', () => traced.payments.get(created.paymentId)],
+      ...(before
+        ? ([[BASELINE, 'sdk GET', () => before.payments.get(created.paymentId)]] as Row[])
+        : []),
       ...extras.map(([client, other]): [string, string, Call] => [
         client,
         'sdk GET',
@@ -260,9 +316,7 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
   const sizes = await server.sizes();
   const peers = ['openai', '@anthropic-ai/sdk', 'stripe (fetch client)'];
   const targets = (['create', 'get'] as const).map((op) => {
-    const ours = rows.find(
-      (r) => r.op === op && r.client === 'merchant-gateway (SDK)',
-    ) as PerCallRow;
+    const ours = rows.find((r) => r.op === op && r.client === SDK) as PerCallRow;
     const cpuVsKy = ours.cpuUs / find(op, 'ky 2').cpuUs;
     return {
       op,
@@ -317,7 +371,7 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
     ['fetch', 'raw fetch (for scale)'],
   ];
   const ratios = (['create', 'get'] as const).flatMap((op) => {
-    const ours = find(op, 'merchant-gateway (SDK)');
+    const ours = find(op, SDK);
     return versus.map(([client, label]) => {
       const other = find(op, client);
       const target =
@@ -353,6 +407,31 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
       met(r),
     ]),
   );
+  // Issue 29: what telemetry costs a call, off (against the build before it) and on.
+  const over = (a: (typeof base)[0], b: (typeof base)[0]) => ({
+    wall: a.wallUs / b.wallUs,
+    cpu: a.cpuUs / b.cpuUs,
+  });
+  const telemetry = (['create', 'get'] as const).map((op) => {
+    const off = find(op, SDK);
+    const beforeRow = base.find((r) => r.op === op && r.client === BASELINE);
+    return {
+      op,
+      ...(beforeRow ? { offVsBefore: over(off, beforeRow) } : {}),
+      onVsOff: over(find(op, TRACED), off),
+    };
+  });
+  table(
+    `Issue 29, telemetry per call (same run), Node ${process.versions.node}`,
+    ['op', 'off / before telemetry (wall, CPU)', 'on / off (wall, CPU)'],
+    telemetry.map((t) => [
+      t.op === 'create' ? 'POST (payments.create)' : 'GET (payments.get)',
+      t.offVsBefore
+        ? `${fmt.ratio(t.offVsBefore.wall)}, ${fmt.ratio(t.offVsBefore.cpu)}`
+        : '- (set BENCH_SDK_BASELINE)',
+      `${fmt.ratio(t.onVsOff.wall)}, ${fmt.ratio(t.onVsOff.cpu)}`,
+    ]),
+  );
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const behind = (names: string[]) =>
     names.length === 0 ? 'met' : `NOT met (${names.join(', ')} as fast or faster)`;
@@ -368,6 +447,7 @@ export async function runPerCall(server: PeerProcess): Promise<PerCallResult> {
     rows,
     sizes,
     ratios,
+    telemetry,
     targets,
   };
 }

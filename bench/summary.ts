@@ -15,7 +15,14 @@ interface Ratio {
   cpu: number;
 }
 interface Results {
-  'per-call'?: { ratios: Ratio[] };
+  'per-call'?: {
+    ratios: Ratio[];
+    telemetry?: {
+      op: string;
+      offVsBefore?: { wall: number; cpu: number };
+      onVsOff: { wall: number; cpu: number };
+    }[];
+  };
   'cold-start'?: { target: { sdkVsStripe: number; cpuSdkVsStripe: number } };
   concurrency?: { target: { vsKy: number; vsFloor: number } };
   size?: { report: string };
@@ -76,6 +83,7 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
     read(fileURLToPath(new URL('node22.json', resultsDir))),
     withNode24 ? read(fileURLToPath(new URL('node24.json', resultsDir))) : undefined,
   ];
+  printTelemetry(runs);
   const ok = (f: Figure, v: number) => (f.strict ? v < f.max : v <= f.max);
   const rows = figures.map((f) => {
     const values = runs.map((r) => (r === undefined ? undefined : f.of(r)));
@@ -120,5 +128,25 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
     'Issue 23, by wall time, from this run on each Node line (a "-": that part or that line did not run)',
     ['figure', 'Node 22', 'Node 24', 'target', 'verdict'],
     rows,
+  );
+}
+
+/** Issue 29's figures: a call with telemetry off over the build before it, and on over off. */
+function printTelemetry(runs: (Results | undefined)[]): void {
+  const cell = (r: Results | undefined, op: string, pick: 'offVsBefore' | 'onVsOff') => {
+    const v = r?.['per-call']?.telemetry?.find((t) => t.op === op)?.[pick];
+    return v === undefined ? '-' : `${fmt.ratio(v.wall)} (CPU ${fmt.ratio(v.cpu)})`;
+  };
+  if (!runs.some((r) => r?.['per-call']?.telemetry)) return;
+  table(
+    'Issue 29, telemetry per call by wall (CPU), from this run on each Node line',
+    ['figure', 'Node 22', 'Node 24'],
+    (['create', 'get'] as const).flatMap((op) => {
+      const name = op === 'create' ? 'POST' : 'GET';
+      return [
+        [`${name} telemetry off / before it`, ...runs.map((r) => cell(r, op, 'offVsBefore'))],
+        [`${name} telemetry on / off`, ...runs.map((r) => cell(r, op, 'onVsOff'))],
+      ];
+    }),
   );
 }

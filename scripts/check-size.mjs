@@ -13,14 +13,18 @@ import * as esbuild from 'esbuild';
 // on growth: raise it only with a reason in the commit.
 // Issue 27 added the buyer's calls (gateway.buyer: the resource and its schemas, with pay() a
 // lazy chunk): 39,800 B, 2,097 B over the 37,703 B before it.
-const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 39_800 + 1024);
+// Issue 29 (OpenTelemetry) added 807 B: the option's check, the active span for log lines, and the
+// hooks that load its lazy chunk (the spans and instruments): 40,607 B, plus the usual 1 KB.
+const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 40_607 + 1024);
 
 // merchant-gateway/buyer, a wallet's bundle: issue 27 bounds it at 20 KB min+gzip with ky and
 // zod/mini. Not met yet: ky 2 (8.9 KB), zod/mini (7.2 KB) and p-retry (1.2 KB) leave 2.7 KB for
 // the shared transport, errors, option checks and the buyer's schemas, which take 11 KB. Until a
 // slimmer shared core lands, this stops growth at what the entry measures (29,524 B) plus 512 B.
+// Issue 29 grew it 909 B to 30,433 B: the buyer's client takes `telemetry` too (its checks, ~370 B)
+// and the shared transport, paths and logger carry the hooks (the spans stay in a lazy chunk).
 const BUYER_TARGET_BYTES = 20 * 1024;
-const BUYER_BUDGET_BYTES = Number(process.env.SIZE_BUYER_BUDGET_BYTES ?? 29_524 + 512);
+const BUYER_BUDGET_BYTES = Number(process.env.SIZE_BUYER_BUDGET_BYTES ?? 30_433 + 512);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');
@@ -134,7 +138,7 @@ print(
 );
 print(`  budget ${BUDGET_BYTES} B (${kb(BUDGET_BYTES)}): ${over}`);
 print(
-  `  loaded only on first use (dynamic import: the follower's engine): ${lazyGzipped} B gzip (${kb(lazyGzipped)}), not in the budget`,
+  `  loaded only on first use (dynamic import: the follower's engine, telemetry's spans): ${lazyGzipped} B gzip (${kb(lazyGzipped)}), not in the budget`,
 );
 print(
   `  ${'package'.padEnd(28)} ${'minified'.padStart(9)} ${'share'.padStart(7)} ${'gzip'.padStart(13)}`,
@@ -179,7 +183,7 @@ printBuyer(
   `  budget ${BUYER_BUDGET_BYTES} B (${kb(BUYER_BUDGET_BYTES)}): ${buyerOver ? `OVER by ${buyer.gzipped - BUYER_BUDGET_BYTES} B` : 'ok'}`,
 );
 printBuyer(
-  `  loaded only on first use (dynamic import: buyer.pay's flow): ${buyer.lazyGzipped} B gzip (${kb(buyer.lazyGzipped)}), not in the budget`,
+  `  loaded only on first use (dynamic import: buyer.pay's flow, telemetry's spans): ${buyer.lazyGzipped} B gzip (${kb(buyer.lazyGzipped)}), not in the budget`,
 );
 for (const [name, bytes] of [...buyerShares].sort((a, b) => b[1] - a[1])) {
   printBuyer(`  ${name.padEnd(28)} ${`${bytes} B`.padStart(9)} minified`);

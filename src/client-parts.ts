@@ -8,6 +8,7 @@ import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
+import { telemetryFrom } from './core/telemetry';
 import { type RequestHooks, Transport } from './core/transport';
 import { HoldLimit } from './follow/hold-limit';
 import type { ResourceContext } from './resources/resource';
@@ -220,6 +221,8 @@ export function clientParts(given: ClientOptions): {
       apiKey: source(options.apiKey, r.apiKey),
       legacyApiKey: source(options.legacyApiKey, r.legacyApiKey),
     }),
+    // telemetry: checked here (a provider without getTracer/getMeter throws); undefined when off.
+    telemetry: telemetryFrom(options.telemetry, r.baseUrl, redactor, VERSION),
     logger: new LevelLogger(
       options.logger ?? console,
       r.logLevel,

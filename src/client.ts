@@ -1,5 +1,6 @@
 import { clientParts, describeClient, type Resolved } from './client-parts';
 import type { Logger, LogLevel } from './core/logger';
+import type { TelemetryOptions } from './core/telemetry';
 import type { RequestHooks } from './core/transport';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
@@ -97,6 +98,15 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowHttp?: boolean | undefined;
+  /**
+   * OpenTelemetry traces and metrics: pass `trace.getTracerProvider()` and/or
+   * `metrics.getMeterProvider()` (or an SDK's providers). Without it no span or instrument is made.
+   * @example
+   * ```ts
+   * telemetry: { tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() }
+   * ```
+   */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /**

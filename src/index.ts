@@ -40,6 +40,19 @@ export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
 export type { PayFailure } from './core/pay-error';
 export { PayError } from './core/pay-error';
+export type {
+  TelemetryAttributes,
+  TelemetryContext,
+  TelemetryHistogram,
+  TelemetryMeter,
+  TelemetryMeterProvider,
+  TelemetryOptions,
+  TelemetrySpan,
+  TelemetryTracer,
+  TelemetryTracerProvider,
+  TelemetryUpDownCounter,
+  TelemetryValue,
+} from './core/telemetry';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {

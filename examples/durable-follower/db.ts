@@ -9,6 +9,8 @@ export interface FollowJob {
   orderId: string;
   paymentId: string;
   merchantId: string;
+  /** The order's trace (W3C `traceparent`): the worker's outcome joins it. */
+  traceparent?: string | undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { ApiError, MerchantGateway, RequestValidationError } from 'merchant-gateway';
 import { readConfig } from './config';
 import { connect, type FollowJob, log } from './db';
+import { startTracing, traceparent } from './tracing';
 
 const ORDER_ID = /^[A-Za-z0-9-]{3,35}$/;
 
@@ -24,7 +25,8 @@ class BadRequest extends Error {
 const config = readConfig();
 // Base URL and key from MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY.
 const merchantId = requireEnv('MERCHANT_ID');
-const gateway = new MerchantGateway({ merchantId });
+const { telemetry, tracer } = startTracing('web');
+const gateway = new MerchantGateway({ merchantId, telemetry });
 const { boss, pool } = await connect(config, 'web');
 
 function requireEnv(name: string): string {
@@ -33,7 +35,18 @@ function requireEnv(name: string): string {
   return value;
 }
 
-async function placeOrder(body: Record<string, unknown>): Promise<[number, object]> {
+/** One span per order placed: its payments.create is a child, its job carries it to a worker. */
+function placeOrder(body: Record<string, unknown>): Promise<[number, object]> {
+  return tracer.startActiveSpan('order.place', async (span) => {
+    try {
+      return await placeTraced(body);
+    } finally {
+      span.end();
+    }
+  });
+}
+
+async function placeTraced(body: Record<string, unknown>): Promise<[number, object]> {
   const { orderId, amount, expiresInSeconds } = body;
   if (typeof orderId !== 'string' || !ORDER_ID.test(orderId)) {
     return [400, { error: 'orderId must be 3 to 35 letters, digits or dashes' }];
@@ -68,7 +81,12 @@ async function placeOrder(body: Record<string, unknown>): Promise<[number, objec
     'INSERT INTO orders (id, payment_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING',
     [orderId, payment.paymentId],
   );
-  const job: FollowJob = { orderId, paymentId: payment.paymentId, merchantId };
+  const job: FollowJob = {
+    orderId,
+    paymentId: payment.paymentId,
+    merchantId,
+    traceparent: traceparent(),
+  };
   // null when a job for this payment is already queued or being followed (the queue's policy).
   const jobId = await boss.send(config.queue, job, { singletonKey: payment.paymentId });
   log('web', 'order_placed', { orderId, paymentId: payment.paymentId, enqueued: jobId !== null });

@@ -12,6 +12,7 @@ import { MerchantGateway, PollTimeoutError } from 'merchant-gateway';
 import type { JobAttempt } from 'pg-boss';
 import { readConfig } from './config';
 import { connect, type FollowJob, log, recordOutcome } from './db';
+import { contextOf, startTracing } from './tracing';
 
 // Jobs fetched at once, and the wait when the queue had fewer: the fetch is one indexed query.
 const FETCH_BATCH = 50;
@@ -22,11 +23,15 @@ interface Held {
   orderId: string;
   /** Set once the payment is final and its write or completion is still to succeed. */
   outcome?: string;
+  /** The order's trace, from the job: the outcome's span joins it. */
+  traceparent?: string | undefined;
 }
 
 const config = readConfig();
 const name = process.env.WORKER_NAME ?? `worker-${process.pid}`;
-const gateway = new MerchantGateway(); // MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY
+const { telemetry, tracer } = startTracing(name);
+// MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY from the environment.
+const gateway = new MerchantGateway({ telemetry });
 const { boss, pool } = await connect(config, name);
 /** The payments this worker follows, by payment id: exactly the jobs it holds. */
 const held = new Map<string, Held>();
@@ -59,7 +64,11 @@ async function takeJobs(): Promise<void> {
     }
     for (const job of jobs) {
       const { orderId, paymentId, merchantId } = job.data;
-      const entry: Held = { job: { id: job.id, retryCount: job.retryCount }, orderId };
+      const entry: Held = {
+        job: { id: job.id, retryCount: job.retryCount },
+        orderId,
+        traceparent: job.data.traceparent,
+      };
       held.set(paymentId, entry);
       log(name, 'took', { paymentId, orderId, jobId: job.id, retryCount: job.retryCount });
       try {
@@ -105,7 +114,7 @@ async function heartbeat(): Promise<void> {
 async function settle(paymentId: string, entry: Held, status: string): Promise<void> {
   entry.outcome = status;
   try {
-    const wrote = await recordOutcome(pool, entry.orderId, status);
+    const wrote = await traced(paymentId, entry, status);
     await boss.complete(config.queue, entry.job);
     if (held.get(paymentId) === entry) held.delete(paymentId);
     log(name, wrote ? 'recorded' : 'already_recorded', {
@@ -116,6 +125,31 @@ async function settle(paymentId: string, entry: Held, status: string): Promise<v
   } catch (error) {
     log(name, 'settle_error', { paymentId, message: (error as Error).message });
   }
+}
+
+/**
+ * The outcome's write under its span, which continues the order's trace begun in the web process.
+ * The span ends (and is written out) before the job completes: a worker killed in between leaves
+ * the job to another, which writes the span again, so no order's trace lacks its outcome.
+ */
+function traced(paymentId: string, entry: Held, status: string): Promise<boolean> {
+  const attributes = {
+    'order.id': entry.orderId,
+    'merchant_gateway.payment.id': paymentId,
+    'merchant_gateway.payment.status': status,
+  };
+  return tracer.startActiveSpan(
+    'order.outcome',
+    { attributes },
+    contextOf(entry.traceparent),
+    async (span) => {
+      try {
+        return await recordOutcome(pool, entry.orderId, status);
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** Hands a job back to the queue at once (it counts as one retry), for another worker to take. */

@@ -14,6 +14,7 @@ import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-
 import type { PreparedCall } from './prepare';
 import { parseResult } from './result';
 import { onAbort } from './retry';
+import type { AttemptScope } from './telemetry';
 import type { TransportConfig } from './transport-types';
 
 /** The user's hooks, as every attempt of a client hands them to ky. */
@@ -39,6 +40,7 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
   n: number,
   config: TransportConfig,
   hooks: KyHooks,
+  trace?: AttemptScope,
 ): Promise<WithResponse<T>> {
   const { signal, timeoutMs, label } = call;
   call.attempts = n;
@@ -59,7 +61,7 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
   try {
     const parts = loadKy();
     const ky = parts instanceof Promise ? await parts : parts;
-    const response = await send(ky, call, n, config, hooks, controller.signal);
+    const response = await send(ky, call, n, config, hooks, controller.signal, trace);
     // An error's body is kept on the error: read no more of it than the error may keep, plus
     // enough to see whole a key that starts before that cut (it is redacted, then cut).
     const errorLimit = Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
@@ -114,6 +116,7 @@ function send<S extends z.ZodMiniType, T>(
   config: TransportConfig,
   hooks: KyHooks,
   signal: AbortSignal,
+  trace: AttemptScope | undefined,
 ): Promise<Response> {
   const { bodyText, pinned, label } = call;
   const fetchFn = config.fetch ?? globalThis.fetch;
@@ -141,6 +144,8 @@ function send<S extends z.ZodMiniType, T>(
         for (const name of SDK_OWNED) sent.delete(name);
         for (const [name, value] of pinned) sent.set(name, value);
       }
+      // telemetry: `traceparent` of the attempt's span, unless a hook or the call set one.
+      trace?.inject(sent);
       if (config.logger.enabled('debug')) {
         config.logger.log('debug', `→ ${label} (attempt ${n})`, {
           headers: config.redactor.headers(sent),

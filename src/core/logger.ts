@@ -1,5 +1,6 @@
 import { bounded } from './bounded';
 import { clip, type Redactor } from './redact';
+import { traceFields } from './telemetry';
 
 /**
  * Where log lines go: `console`, pino and winston fit as they are. Each method is called as
@@ -69,8 +70,11 @@ export class LevelLogger {
     data: Record<string, unknown> | undefined,
   ): void {
     const line = `[merchant-gateway] ${clip(this.#redactor.string(message))}`;
-    const fields =
-      data === undefined ? {} : (this.#redactor.value(data) as Record<string, unknown>);
+    const fields = {
+      // telemetry: the active span's ids, so logs and traces join.
+      ...traceFields(),
+      ...(data === undefined ? {} : (this.#redactor.value(data) as Record<string, unknown>)),
+    };
     if (this.#sink === globalThis.console) {
       // console prints every argument: pino's (data, message) would show the message twice, the
       // data first. One line instead, readable in a terminal, the data compact after it.

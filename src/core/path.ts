@@ -47,7 +47,16 @@ export function path(operation: string, template: string, params: Record<string,
     built += parts[i + 1];
   }
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
+  // telemetry: the call built next reads its `url.template` and payment id from here (templateOf).
+  last = [built, template, Object.hasOwn(params, 'paymentId') ? params.paymentId : undefined];
   return built;
+}
+
+let last: [built: string, template: string, paymentId: string | undefined] | undefined;
+
+/** The template (`/v1/payments/{paymentId}`) and payment id of `built`, if `path` just built it. */
+export function templateOf(built: string): [string, string | undefined] {
+  return last?.[0] === built ? [last[1], last[2]] : [built, undefined];
 }
 
 /** Each template split once: literal, name, literal, … (a path is built on every call). */

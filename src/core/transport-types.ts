@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import type { ApiError } from './api-error';
 import type { LevelLogger } from './logger';
 import type { Redactor } from './redact';
+import type { TelemetryHandle } from './telemetry';
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {
@@ -65,6 +66,8 @@ export interface TransportConfig {
    * environment variable), never its value.
    */
   authHints?: { partner: string; legacy: string } | undefined;
+  /** Spans and metrics; undefined (the default) costs nothing. */
+  telemetry?: TelemetryHandle | undefined;
 }
 
 /** One call, as a resource describes it. */

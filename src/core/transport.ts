@@ -11,6 +11,7 @@ import { type SchemeHeaders, schemeHeaders } from './headers';
 import { own } from './own';
 import { type PreparedCall, prepare } from './prepare';
 import { retryDelay, sleep } from './retry';
+import type { AttemptScope, CallScope } from './telemetry';
 import type { RequestSpec, TransportConfig } from './transport-types';
 
 export type {
@@ -69,7 +70,11 @@ export class Transport {
       // `query`), and a polluted Object.prototype must not fill those in.
       const spec = own(build()) as RequestSpec<S, T>;
       const scheme = spec.auth === 'legacy' ? this.#legacy : this.#partner;
-      return await this.#send(prepare(spec, this.config, scheme, this.#pin));
+      const send = (scope?: CallScope) =>
+        this.#send(prepare(spec, this.config, scheme, this.#pin), scope);
+      // telemetry: the call's span (its attempts under it) and metrics, when the option is on.
+      const telemetry = this.config.telemetry;
+      return await (telemetry === undefined ? send() : telemetry.call(spec, send));
     } catch (error) {
       // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
       // anything else (a caller's abort reason) is passed on untouched.
@@ -78,9 +83,17 @@ export class Transport {
   }
 
   /** One call: its attempts, and the retries between them the policy allows. */
-  async #send<S extends z.ZodMiniType, T>(call: PreparedCall<S, T>): Promise<WithResponse<T>> {
+  async #send<S extends z.ZodMiniType, T>(
+    call: PreparedCall<S, T>,
+    scope?: CallScope,
+  ): Promise<WithResponse<T>> {
     const { signal } = call;
     const started = Date.now();
+    const { config } = this;
+    const run = (n: number, trace?: AttemptScope) =>
+      runAttempt(call, n, config, this.#hooks, trace);
+    // telemetry: each attempt under a CLIENT span of its own, measured.
+    const attempt = scope === undefined ? run : (n: number) => scope.attempt(n, run);
     try {
       // The first attempt runs outside p-retry: a call that succeeds at once (most of them) pays
       // for no retry machinery. A failure enters p-retry as its first attempt, so the policy and
@@ -88,13 +101,13 @@ export class Transport {
       signal?.throwIfAborted();
       let first: unknown;
       try {
-        const result = await runAttempt(call, 1, this.config, this.#hooks);
+        const result = await attempt(1);
         signal?.throwIfAborted();
         return result;
       } catch (error) {
         first = error;
       }
-      return await this.#retry(call, first);
+      return await this.#retry(call, first, attempt);
     } catch (error) {
       // p-retry wraps non-Error abort reasons; the caller gets exactly the reason it gave.
       if (signal?.aborted) throw signal.reason;
@@ -114,39 +127,37 @@ export class Transport {
   #retry<S extends z.ZodMiniType, T>(
     call: PreparedCall<S, T>,
     first: unknown,
+    attempt: (n: number) => Promise<WithResponse<T>>,
   ): Promise<WithResponse<T>> {
     const { config } = this;
     const { signal, maxRetries } = call;
-    return pRetry(
-      (n) => (n === 1 ? Promise.reject(first) : runAttempt(call, n, config, this.#hooks)),
-      {
-        retries: maxRetries,
-        // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
-        // and slept in shouldRetry, where the caller's signal can cut it short.
-        minTimeout: 0,
-        // Every option p-retry reads, given: it reads a missing one through Object.prototype.
-        factor: 2,
-        maxTimeout: Number.POSITIVE_INFINITY,
-        maxRetryTime: Number.POSITIVE_INFINITY,
-        randomize: false,
-        unref: false,
-        onFailedAttempt: () => {},
-        shouldConsumeRetry: () => true,
-        signal: signal ?? (null as unknown as undefined),
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          call.outcomeUnknown ||= isUnknownOutcome(error);
-          const retry = retriesConsumed + 1;
-          const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
-          if (wait === undefined) return false;
-          // Every SDK error message already starts with the method and path.
-          config.logger.log(
-            'warn',
-            `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`,
-          );
-          await sleep(wait, signal);
-          return true;
-        },
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
+      retries: maxRetries,
+      // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
+      // and slept in shouldRetry, where the caller's signal can cut it short.
+      minTimeout: 0,
+      // Every option p-retry reads, given: it reads a missing one through Object.prototype.
+      factor: 2,
+      maxTimeout: Number.POSITIVE_INFINITY,
+      maxRetryTime: Number.POSITIVE_INFINITY,
+      randomize: false,
+      unref: false,
+      onFailedAttempt: () => {},
+      shouldConsumeRetry: () => true,
+      signal: signal ?? (null as unknown as undefined),
+      shouldRetry: async ({ error, retriesConsumed }) => {
+        call.outcomeUnknown ||= isUnknownOutcome(error);
+        const retry = retriesConsumed + 1;
+        const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
+        if (wait === undefined) return false;
+        // Every SDK error message already starts with the method and path.
+        config.logger.log(
+          'warn',
+          `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`,
+        );
+        await sleep(wait, signal);
+        return true;
       },
-    );
+    });
   }
 }

@@ -6,6 +6,7 @@ import { ChangeQueue } from './changes';
 import { EngineClock } from './clock';
 import {
   type Change,
+  checkpointOf,
   Deadlines,
   type Entry,
   newEntry,
@@ -18,7 +19,7 @@ import {
 import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
-import { entryOf, type FollowerSettings, type Seed } from './seeds';
+import type { FollowerSettings, Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 
@@ -98,6 +99,7 @@ export class FollowerEngine implements SweepHost {
     if (this.#closed || this.#entries.has(seed.paymentId)) return;
     const entry = newEntry(seed, this.#sweeps);
     this.#entries.set(seed.paymentId, entry);
+    this.#settings.telemetry?.added(seed.paymentId); // telemetry
     this.#order.push(entry);
     if (seed.known?.status === 'processing') this.#processing.add(entry);
     this.#deadlines.push(entry);
@@ -114,16 +116,13 @@ export class FollowerEngine implements SweepHost {
   }
 
   checkpoint(): PaymentFollowerCheckpoint {
-    const payments = [];
-    for (const entry of this.#entries.values()) {
-      payments.push(entryOf({ ...entry.seed, createdAt: entry.createdAt }, entry.yielded));
-    }
-    return { version: 1, payments };
+    return checkpointOf(this.#entries.values());
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#settings.telemetry?.closed(); // telemetry
     this.#controller.abort();
     this.#offAbort?.();
     this.#clock.close();
@@ -175,6 +174,7 @@ export class FollowerEngine implements SweepHost {
     if (result.status === 'processing') this.#processing.add(entry);
     else this.#processing.delete(entry);
     if (result.isFinal) {
+      this.#settings.telemetry?.final(entry.seed.paymentId, result.status); // telemetry
       entry.done = true;
       this.#processing.delete(entry);
     }
@@ -209,6 +209,7 @@ export class FollowerEngine implements SweepHost {
   #leave(entry: Entry): void {
     if (this.#entries.get(entry.seed.paymentId) !== entry) return;
     this.#entries.delete(entry.seed.paymentId);
+    this.#settings.telemetry?.left(entry.seed.paymentId); // telemetry
     entry.done = true;
     this.#processing.delete(entry);
     // Compact the add order once most of it has left.

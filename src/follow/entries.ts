@@ -1,8 +1,8 @@
 import type { LevelLogger } from '../core/logger';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { clampWait, pollHint } from './policy';
-import type { FollowerSettings, Seed } from './seeds';
-import type { PaymentStatusChange } from './types';
+import { entryOf, type FollowerSettings, type Seed } from './seeds';
+import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 
 /** The operation a follower's reads, errors and log lines name. */
 export const OPERATION = 'payments.follower';
@@ -173,4 +173,13 @@ export class Deadlines {
     heap[i] = last;
     return top;
   }
+}
+
+/** The follower's checkpoint: each payment it follows, with the last status yielded for it. */
+export function checkpointOf(entries: Iterable<Entry>): PaymentFollowerCheckpoint {
+  const payments = [];
+  for (const entry of entries) {
+    payments.push(entryOf({ ...entry.seed, createdAt: entry.createdAt }, entry.yielded));
+  }
+  return { version: 1, payments };
 }

@@ -51,8 +51,11 @@ export class LazyPaymentFollower implements PaymentFollower {
       if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
     const box: EngineBox = { engine: undefined, dropped: false };
     dropped?.register(this, box);
-    this.#engine = import('./engine').then(({ FollowerEngine }) => {
-      const engine = new FollowerEngine(context, settings, [...this.#seeds.values()]);
+    // telemetry: the engine counts what it holds from its first payment, once telemetry has loaded.
+    const telemetry = context.telemetry?.ready.catch(() => {});
+    this.#engine = Promise.all([import('./engine'), telemetry]).then(([{ FollowerEngine }]) => {
+      const follower = { ...settings, telemetry: context.telemetry?.follower() }; // telemetry
+      const engine = new FollowerEngine(context, follower, [...this.#seeds.values()]);
       this.#seeds.clear();
       this.#loaded = engine;
       box.engine = engine;

@@ -1,5 +1,6 @@
 import type { LevelLogger } from '../core/logger';
 import type { Redactor } from '../core/redact';
+import type { TelemetryHandle } from '../core/telemetry';
 import type { MerchantPaymentsPage } from '../schemas/lists';
 import type { PartnerPaymentListParams } from '../schemas/partner-payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';
@@ -40,4 +41,6 @@ export interface FollowContext {
   holdLimit: HoldLimit;
   logger: LevelLogger;
   redactor: Redactor;
+  /** The client's spans and metrics, when on. */
+  telemetry?: TelemetryHandle | undefined;
 }

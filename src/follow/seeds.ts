@@ -3,6 +3,7 @@ import { merchantIdIssue, merchantIdOf } from '../core/merchant-id';
 import { signalProblem } from '../core/options';
 import { own } from '../core/own';
 import { pathIdProblem } from '../core/path';
+import type { FollowerTelemetry } from '../core/telemetry';
 import { MAX_TIMER_MS } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type {
@@ -28,6 +29,8 @@ export interface FollowerSettings {
     | ((error: Error, paymentId: string | undefined, info: FollowerErrorInfo) => void)
     | undefined;
   signal: AbortSignal | undefined;
+  /** telemetry: the follower's payments counter and time-to-final histogram, when on. */
+  telemetry?: FollowerTelemetry | undefined;
 }
 
 /** A payment to follow, as `add` or a checkpoint gives it, checked. */

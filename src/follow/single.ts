@@ -277,7 +277,7 @@ export async function waitForFinal(
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
 ): Promise<FinalPaymentStatusResult> {
-  const updates = poll(context, 'payments.waitForFinal', paymentOrId, options);
+  const updates = traced(context, 'payments.waitForFinal', paymentOrId, options);
   for (;;) {
     const step = await updates.next();
     if (step.done) return step.value;
@@ -290,5 +290,20 @@ export function watch(
   paymentOrId: PaymentCreated | string,
   options?: PollOptions,
 ): AsyncIterable<PaymentStatusResult> {
-  return poll(context, 'payments.watch', paymentOrId, options);
+  return traced(context, 'payments.watch', paymentOrId, options);
+}
+
+/** `poll`, under one span for the whole follow when the client has telemetry. */
+function traced(
+  context: FollowContext,
+  operation: string,
+  paymentOrId: PaymentCreated | string,
+  options: PollOptions | undefined,
+): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
+  // telemetry: the follow's span, its reads (through the reader it hands back) as children.
+  return context.telemetry === undefined
+    ? poll(context, operation, paymentOrId, options)
+    : context.telemetry.follow(operation, paymentOrId, context, (c) =>
+        poll(c, operation, paymentOrId, options),
+      );
 }

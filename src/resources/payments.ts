@@ -345,6 +345,7 @@ export class Payments {
       holdLimit: context.holdLimit,
       logger: config.logger,
       redactor: config.redactor,
+      telemetry: config.telemetry,
     };
   }
 }

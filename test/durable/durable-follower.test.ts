@@ -3,7 +3,8 @@
 // pay, decline, abandon and cancel, one web process and two worker processes. 500 orders; one
 // worker is killed with SIGKILL half-way. Every order must end with its payment's final status,
 // written exactly once, and no payment may be followed by two living workers at once.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 import pg from 'pg';
@@ -13,6 +14,7 @@ import {
   startEmbeddedPostgres,
 } from '../../examples/durable-follower/embedded-postgres';
 import { type Launched, type LogEvent, launch } from '../../examples/durable-follower/launch';
+import type { SpanLine } from '../../examples/durable-follower/tracing';
 import { type CountingGateway, serveCounting } from './counting-gateway';
 
 const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'durable-follower');
@@ -56,6 +58,8 @@ let bank: NodeJS.Timeout | undefined;
 /** The payments the bank turns aside, from the fate in their order id (their referenceId). */
 const turned = new Map<string, Fate>();
 const processes: Launched[] = [];
+/** Where each process writes its spans, one JSON line each (examples/durable-follower/tracing.ts). */
+const traces = mkdtempSync(join(tmpdir(), 'durable-traces-'));
 
 beforeAll(async () => {
   mock = createMockGateway({ pollInMs: 500, autoAdvanceMs: ADVANCE_MS });
@@ -78,6 +82,7 @@ afterAll(async () => {
   await pool?.end();
   await gateway?.close();
   await postgres?.stop();
+  rmSync(traces, { recursive: true, force: true });
 });
 
 /** Env of the example's processes: only what a deployment would set, nothing inherited of ours. */
@@ -94,6 +99,7 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
     FOLLOW_SUPERVISE_SECONDS: '1',
     FOLLOW_SWEEP_MS: '1000',
     WEB_PORT: '0',
+    TRACES_DIR: traces,
     ...extra,
   };
 }
@@ -372,6 +378,42 @@ describe('durable follower on PostgreSQL with pg-boss', () => {
       bSpans.some((y) => y.paymentId === x.paymentId && y.from < x.to && x.from < y.to),
     );
     expect(overlaps).toEqual([]);
+
+    // 5. One trace per order: the outcome a worker wrote joins the trace of the order's
+    // payments.create in the web process, its context carried in the job.
+    const spansOf = (name: string): SpanLine[] => {
+      const file = join(traces, `${name}.jsonl`);
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as SpanLine);
+    };
+    const webSpans = spansOf('web');
+    const workerSpans = [...spansOf('worker-a'), ...spansOf('worker-b')];
+    const createTraces = new Map<string, Set<string>>();
+    for (const span of webSpans) {
+      if (span.name !== 'payments.create') continue;
+      const id = String(span.attributes['merchant_gateway.payment.id']);
+      createTraces.set(id, (createTraces.get(id) ?? new Set()).add(span.traceId));
+    }
+    const outcomes = workerSpans.filter((span) => span.name === 'order.outcome');
+    for (const order of orders) {
+      const paymentId = order.paymentId as string;
+      const joined = outcomes.filter(
+        (span) =>
+          span.attributes['merchant_gateway.payment.id'] === paymentId &&
+          createTraces.get(paymentId)?.has(span.traceId),
+      );
+      expect(
+        joined.length,
+        `${order.orderId}: no outcome span in the trace of its create`,
+      ).toBeGreaterThan(0);
+    }
+    // The worker's own SDK spans (its follower's reads) are there too, with the HTTP attempts.
+    expect(workerSpans.some((span) => span.name === 'GET /v1/payments/{paymentId}/status')).toBe(
+      true,
+    );
 
     // The figures.
     const own = process.cpuUsage();
