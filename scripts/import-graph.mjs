@@ -28,7 +28,11 @@ const FLOORS = [
   ['resources/', 4, 'resources'],
   ['testing/', 5, 'testing'],
   ['client.ts', 5, 'client'],
+  ['client-options.ts', 5, 'client'],
+  ['client-parts.ts', 5, 'client'],
+  ['buyer-client.ts', 5, 'client'],
   ['index.ts', 6, 'index'],
+  ['buyer.ts', 6, 'index'],
 ];
 
 function floorOf(file) {

@@ -1,4 +1,4 @@
-import type { ClientOptions } from './client';
+import type { ClientOptions } from './client-options';
 import { clientParts, describeClient, type Resolved } from './client-parts';
 import { Buyer } from './resources/buyer';
 

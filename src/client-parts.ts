@@ -1,7 +1,7 @@
 // What every client is built from, apart from any client class: the main entry's
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
-import type { ClientOptions } from './client';
+import type { ClientOptions } from './client-options';
 import { authHints, source } from './core/auth-hints';
 import { ConfigurationError } from './core/errors';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
