@@ -72,9 +72,15 @@ function links(text: string): { target: string; anchor: string | undefined }[] {
 const mock = createMockGateway({ pollInMs: 100 });
 let server: MockServer;
 let buyer: NodeJS.Timeout;
+// The snippets that pay as the buyer themselves (gateway.buyer) run against a mock of their own
+// that no simulated buyer touches: on the shared one, the timer below moves their payment on
+// before they ask for its options.
+const quiet = createMockGateway({ pollInMs: 100 });
+let quietServer: MockServer;
 
 beforeAll(async () => {
   server = await mock.listen();
+  quietServer = await quiet.listen();
   buyer = setInterval(() => mock.advancePayments(), 150); // the snippets that poll reach a final status
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
@@ -91,18 +97,20 @@ beforeAll(async () => {
 afterAll(async () => {
   clearInterval(buyer);
   await server.close();
+  await quietServer.close();
 });
 
-function env(): NodeJS.ProcessEnv {
+function env(code = ''): NodeJS.ProcessEnv {
+  const target = code.includes('gateway.buyer.') ? quiet : mock;
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('MERCHANT_GATEWAY_')),
   );
   return {
     ...clean,
-    MERCHANT_GATEWAY_BASE_URL: server.url,
-    MERCHANT_GATEWAY_API_KEY: mock.credentials.apiKey,
-    MERCHANT_GATEWAY_LEGACY_API_KEY: mock.credentials.legacyApiKey,
-    MERCHANT_ID: mock.sample.merchantId,
+    MERCHANT_GATEWAY_BASE_URL: target === quiet ? quietServer.url : server.url,
+    MERCHANT_GATEWAY_API_KEY: target.credentials.apiKey,
+    MERCHANT_GATEWAY_LEGACY_API_KEY: target.credentials.legacyApiKey,
+    MERCHANT_ID: target.sample.merchantId,
   };
 }
 
@@ -148,7 +156,7 @@ describe('README.md and docs/', () => {
         : ['--import', 'tsx', file];
       const result = await run(process.execPath, args, {
         cwd: ROOT,
-        env: env(),
+        env: env(code),
         // A vitest child starts a whole runner: on a loaded 2-core machine it took 43 s once.
         timeout: 90_000,
       }).catch((error: { message: string; stdout?: string; signal?: string }) => {
