@@ -97,13 +97,15 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       timeoutMs: DELIVERY_TIMEOUT_MS,
       concurrency: CONCURRENCY,
       warn,
-      onDelivered: (event) =>
+      onDelivered: (event) => {
+        delivered++;
         report({
           event: 'delivered',
           id: event.id,
           type: `payment.${event.data.status}`,
           paymentId: event.data.paymentId,
-        }),
+        });
+      },
       onGone: () => relay?.gone(),
     });
     store = pg.store;
@@ -118,8 +120,9 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       concurrency: CONCURRENCY,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       warn,
-      onSettled(event, delivered) {
-        if (delivered) {
+      onSettled(event, ok) {
+        if (ok) {
+          delivered++;
           report({
             event: 'delivered',
             id: event.id,
@@ -140,15 +143,35 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       warn('no --state or --database-url: undelivered events are lost when the relay stops');
     }
   }
-  relay = new Relay({ gateway, sink, store, sweepIntervalMs, maxBacklog, warn });
-  warn(`forwarding to ${url}${store ? `, state in ${store.where}` : ''}`);
+  relay = new Relay({
+    gateway,
+    sink,
+    store,
+    sweepIntervalMs,
+    maxBacklog,
+    warn,
+    onStarted: (followed, resumed) =>
+      warn(
+        `following ${followed} open payment${followed === 1 ? '' : 's'}${resumed ? ' (resumed)' : ''}, forwarding to ${url}${store ? `, state in ${store.where}` : ''}`,
+      ),
+  });
+  let delivered = 0;
+  let peakHeap = 0;
+  const sampleHeap = () => {
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  };
+  const sampler = setInterval(sampleHeap, 1_000).unref();
   let end: Awaited<ReturnType<Relay['run']>>;
   try {
     end = await relay.run(io.stop);
   } finally {
+    clearInterval(sampler);
     await close();
   }
-  warn(`stopped (${end.reason}) with the state saved`);
+  sampleHeap();
+  warn(
+    `stopped (${end.reason}): ${delivered} delivered, peak heap ${(peakHeap / 2 ** 20).toFixed(1)} MiB${store ? `, state saved in ${store.where}` : ''}`,
+  );
   if (end.reason === 'failed') throw end.error;
   return end.reason === 'gone' ? 1 : 0;
 }

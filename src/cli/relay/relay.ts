@@ -52,6 +52,8 @@ export interface RelayOptions {
   /** The longest a change waits before the state holding it is written. @default 250 */
   saveEveryMs?: number | undefined;
   warn(message: string): void;
+  /** Once the state is loaded (or the first listing done) and following has begun. */
+  onStarted?(followed: number, resumed: boolean): void;
 }
 
 /** Why `run` ended: the stop signal, the receiver gone (410), or a permanent failure. */
@@ -95,6 +97,7 @@ export class Relay {
     this.#follow(this.#state.checkpoint);
     await this.#save();
     this.#scheduleDiscovery(0);
+    this.#options.onStarted?.(this.followed, saved !== undefined);
     const end = await Promise.race([
       stop.then((): RelayEnd => ({ reason: 'stopped' })),
       this.#ended,
@@ -204,6 +207,9 @@ export class Relay {
     await sink.push(eventOf(change));
     this.#dirty();
     if (sink.size >= maxBacklog && this.#follower === follower && !this.#stopping) {
+      this.#options.warn(
+        `${sink.size} events wait for delivery: following paused until half are delivered (the changes wait at the service)`,
+      );
       this.#paused = follower.checkpoint();
       follower.close();
       this.#follower = undefined;

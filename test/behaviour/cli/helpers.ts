@@ -70,6 +70,8 @@ export interface Receiver {
   attempts: Map<string, number>;
   /** What to answer the n-th request (from 0); 204 by default. */
   answer: (n: number, delivery: Delivery) => number;
+  /** Milliseconds each answer waits (a slow receiver). */
+  delayMs: number;
   /** Stops listening (connections refused) until `open()`. */
   down(): Promise<void>;
   open(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startReceiver(secret: string, port = 0): Promise<Receiver>
     rejected: 0,
     attempts: new Map(),
     answer: () => 204,
+    delayMs: 0,
     async down() {
       const current = server;
       server = undefined;
@@ -135,8 +138,12 @@ export async function startReceiver(secret: string, port = 0): Promise<Receiver>
             timestamp: payload.timestamp,
           };
           const status = receiver.answer(requests++, delivery);
-          if (status >= 200 && status < 300) receiver.deliveries.push(delivery);
-          response.writeHead(status).end();
+          const reply = () => {
+            if (status >= 200 && status < 300) receiver.deliveries.push(delivery);
+            response.writeHead(status).end();
+          };
+          if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs);
+          else reply();
         });
       });
       await new Promise<void>((resolve) => next.listen(port, '127.0.0.1', resolve));
@@ -226,8 +233,12 @@ export interface ChildRun {
 }
 
 /** The command as a real process (source through tsx, as `npx merchant-gateway` runs it in the repo). */
-export function spawnCli(argv: string[], env: Record<string, string>): ChildRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...argv], {
+export function spawnCli(
+  argv: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): ChildRun {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', BIN, ...argv], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

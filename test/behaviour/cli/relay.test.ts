@@ -10,9 +10,18 @@ import {
   newSecret,
   type Receiver,
   runInProcess,
+  sleep,
   startMockService,
   startReceiver,
 } from './helpers';
+
+async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await sleep(25);
+  }
+}
 
 let service: MockService | undefined;
 let receiver: Receiver | undefined;
@@ -76,6 +85,50 @@ describe('merchant-gateway relay', () => {
     expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(4);
     expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([]);
   });
+
+  it('retries through a receiver answering 500 and then down for 20 s: every event arrives afterwards, in order, with its first id', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    const payments = [await create(service, 'order-a'), await create(service, 'order-b')];
+    const relay = runInProcess(
+      ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
+      // Waits of 0.5 to 8 s between attempts (the hidden test knob): over 20 s before giving up.
+      {
+        ...service.env,
+        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '500,1000,2000,4000,8000,8000,8000',
+      },
+    );
+    const refused: string[] = [];
+    receiver.answer = (_n, delivery) => {
+      refused.push(delivery.id);
+      return 500;
+    };
+    await sleep(800);
+    for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'processing');
+    await until(() => refused.length >= 2);
+    await receiver.down();
+    const downAt = Date.now();
+    for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'succeeded');
+    await sleep(20_000);
+    receiver.answer = () => 204;
+    await receiver.open();
+    await receiver.until((d) => d.length === 4, 20_000);
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    expect(Date.now() - downAt).toBeGreaterThan(20_000);
+    expect(receiver.rejected).toBe(0);
+    for (const p of payments) {
+      const mine = receiver.deliveries.filter((d) => d.paymentId === p.paymentId);
+      expect(mine.map((d) => d.type)).toEqual(['payment.processing', 'payment.succeeded']);
+    }
+    // The ids refused at first are the ids delivered in the end.
+    expect(receiver.deliveries.map((d) => d.id)).toEqual(
+      expect.arrayContaining([...new Set(refused)]),
+    );
+    expect(relay.stderr).toMatch(/HTTP 500; attempt 2 in \d+ ms/);
+    expect(relay.stderr).not.toContain(service.apiKey);
+  }, 60_000);
 
   it('refuses a secret that is not whsec_ and base64 of 24 to 64 bytes, with exit 2 and nothing sent', async () => {
     service = await startMockService();
