@@ -34,7 +34,7 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
     io.stdout(FOLLOW_USAGE);
     return 0;
   }
-  if (values.all === positionals.length > 0) {
+  if ((values.all === true) === positionals.length > 0) {
     throw new UsageError('payments follow takes payment ids or --all (one of the two)');
   }
   const sweepIntervalMs = sweepInterval(values['sweep-interval']);
@@ -85,11 +85,14 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
     sweepIntervalMs,
     onError(error) {
       io.stderr(`${live ? CLEAR : ''}merchant-gateway: ${error.message}\n`);
-      // A payment that left without a final status (not found, timed out): the follow failed.
-      if (follower.size < given) {
-        failed = true;
-      }
-      if (follower.size === 0) follower.close();
+      // Once the follower has let go of it: a payment that left without a final status fails the follow.
+      queueMicrotask(() => {
+        if (follower.size < given) {
+          failed = true;
+          given = follower.size;
+        }
+        if (follower.size === 0) follower.close();
+      });
     },
   });
   let given = 0;
