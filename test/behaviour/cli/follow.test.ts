@@ -53,7 +53,7 @@ describe('merchant-gateway payments follow', () => {
     );
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(Date.parse(line.timestamp)).toBeGreaterThan(0);
-  });
+  }, 20_000);
 
   it('keeps a live status line under the changes on a terminal', async () => {
     service = await startMockService();
@@ -68,7 +68,7 @@ describe('merchant-gateway payments follow', () => {
     expect(run.stdout).toContain(`\r\x1b[2K`);
     expect(run.stdout).toMatch(/\S+ {2}pay_\w+ {2}requires_action → failed \(final\)\n/);
     expect(run.stdout).toMatch(/following 0 payments · 2 changes · last: pay_\w+ failed\n$/);
-  });
+  }, 20_000);
 
   it('with --all follows every open payment and those created while it runs, until stopped', async () => {
     service = await startMockService();
@@ -102,5 +102,5 @@ describe('merchant-gateway payments follow', () => {
     const missing = await cli(['payments', 'follow', 'pay_missing'], service.env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('pay_missing');
-  });
+  }, 20_000);
 });

@@ -84,7 +84,7 @@ describe('merchant-gateway relay', () => {
     ]);
     expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(4);
     expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([]);
-  });
+  }, 30_000);
 
   it('retries through a receiver answering 500 and then down for 20 s: every event arrives afterwards, in order, with its first id', async () => {
     service = await startMockService();
@@ -142,5 +142,5 @@ describe('merchant-gateway relay', () => {
       expect(run.stderr).not.toContain(secret);
     }
     expect(service.mock.requests).toEqual([]);
-  });
+  }, 15_000);
 });
