@@ -54,6 +54,9 @@ export async function connectPg(options: PgOptions): Promise<{
     application_name: 'merchant-gateway relay',
     max: 4,
     schedule: false,
+    // The pass that takes back a killed relay's jobs: within heartbeat + this, another delivers them.
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 5,
   });
   boss.on('error', (error) => warn(`pg-boss: ${error.message}`));
   const delays = options.retryDelaysMs;
