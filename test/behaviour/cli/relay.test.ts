@@ -1,6 +1,6 @@
 // `merchant-gateway relay` over real sockets: the mock as the service, a receiver verifying every
 // delivery with the `standardwebhooks` library.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,10 +15,14 @@ import {
   startReceiver,
 } from './helpers';
 
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(
+  predicate: () => boolean,
+  timeoutMs = 10_000,
+  show?: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
+    if (Date.now() > deadline) throw new Error(`condition not met${show ? `: ${show()}` : ''}`);
     await sleep(25);
   }
 }
@@ -129,6 +133,123 @@ describe('merchant-gateway relay', () => {
     expect(relay.stderr).toMatch(/HTTP 500; attempt 2 in \d+ ms/);
     expect(relay.stderr).not.toContain(service.apiKey);
   }, 60_000);
+
+  it('keeps an event that used up its attempts for the next start, pauses past its backlog bound, and stops at 410 Gone', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    receiver.answer = () => 503;
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await create(service, `order-${i}`)).paymentId);
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-park-')), 'state.json');
+    const args = [
+      'relay',
+      '--forward-to',
+      receiver.url,
+      '--secret',
+      secret,
+      '--state',
+      state,
+      '--sweep-interval',
+      '200',
+    ];
+    const env = {
+      ...service.env,
+      MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '20,20',
+      MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '2',
+    };
+    const first = runInProcess(args, env);
+    await until(
+      () => /following \d+ open payments/.test(first.stderr),
+      10_000,
+      () => first.stderr,
+    );
+    for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
+    await until(
+      () => (first.stderr.match(/after 3 attempts; kept for the next start/g) ?? []).length === 2,
+    );
+    expect(first.stderr).toContain('2 events wait for delivery: following paused');
+    first.stop();
+    expect(await first.done).toBe(0);
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    // Two events kept; the two other changes wait at the service, the checkpoint one status behind.
+    expect(saved.events).toHaveLength(2);
+    const queued = saved.events.map((e: { data: { paymentId: string } }) => e.data.paymentId);
+    const behind = saved.checkpoint.payments.filter(
+      (p: { paymentId: string; status: string }) =>
+        ids.includes(p.paymentId) && !queued.includes(p.paymentId),
+    );
+    expect(behind.map((p: { status: string }) => p.status)).toEqual([
+      'requires_action',
+      'requires_action',
+    ]);
+    expect(receiver.deliveries).toEqual([]);
+
+    receiver.answer = () => 200;
+    const second = runInProcess(args, env);
+    await receiver.until((d) => d.length === 4);
+    expect(new Set(receiver.deliveries.map((d) => d.paymentId))).toEqual(new Set(ids));
+    const later = await create(service, 'order-gone');
+    await sleep(600);
+    receiver.answer = () => 410;
+    service.mock.setPaymentStatus(later.paymentId, 'cancelled');
+    expect(await second.done).toBe(1);
+    expect(second.stderr).toContain('answered 410 Gone');
+    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ paymentId: later.paymentId, status: 'cancelled' }),
+      }),
+    ]);
+  }, 30_000);
+
+  it('refuses a command line it cannot run, with exit 2 and the rule', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-bad-')), 'state.json');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['relay', '--secret', secret], {}, /--forward-to URL is required/],
+      [['relay', '--forward-to', 'ftp://x', '--secret', secret], {}, /http or https URL/],
+      [['relay', '--forward-to', 'http://127.0.0.1:9/'], {}, /--secret whsec_/],
+      [
+        [
+          'relay',
+          '--forward-to',
+          'http://127.0.0.1:9/',
+          '--secret',
+          secret,
+          '--state',
+          state,
+          '--database-url',
+          'postgres://x',
+        ],
+        {},
+        /exclusive/,
+      ],
+      [
+        ['relay', 'extra', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        {},
+        /no arguments/,
+      ],
+      [
+        ['relay', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        { MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: 'soon' },
+        /whole milliseconds/,
+      ],
+    ];
+    for (const [argv, extra, message] of cases) {
+      const run = await cli(argv, { ...service.env, ...extra });
+      expect({ argv, code: run.code }).toEqual({ argv, code: 2 });
+      expect(run.stderr).toMatch(message);
+    }
+    writeFileSync(state, '{"not":"a relay state"}');
+    const corrupt = await cli(['relay', '--forward-to', 'http://127.0.0.1:9/', '--state', state], {
+      ...service.env,
+      MERCHANT_GATEWAY_WEBHOOK_SECRET: secret,
+    });
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toContain('is not a merchant-gateway relay state file');
+    expect(readFileSync(state, 'utf8')).toBe('{"not":"a relay state"}');
+  });
 
   it('refuses a secret that is not whsec_ and base64 of 24 to 64 bytes, with exit 2 and nothing sent', async () => {
     service = await startMockService();
