@@ -54,6 +54,13 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     throw new UsageError('--forward-to must be an http or https URL');
   }
+  const shown = new URL(url);
+  if (shown.username || shown.password) {
+    // fetch refuses such a URL, and it would print a password in every line naming the receiver.
+    throw new UsageError(
+      '--forward-to must not hold a user or password: authenticate by the signature',
+    );
+  }
   const secret = values.secret ?? io.env.MERCHANT_GATEWAY_WEBHOOK_SECRET;
   if (secret === undefined) {
     throw new UsageError('--secret whsec_... (or env MERCHANT_GATEWAY_WEBHOOK_SECRET) is required');
@@ -134,7 +141,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       },
       onGone: (event) => {
         warn(
-          `${url} answered 410 Gone to ${event.id}: no more deliveries; undelivered events stay in the state`,
+          `${shown} answered 410 Gone to ${event.id}: no more deliveries; undelivered events stay in the state`,
         );
         relay?.gone();
       },
@@ -152,7 +159,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     warn,
     onStarted: (followed, resumed) =>
       warn(
-        `following ${followed} open payment${followed === 1 ? '' : 's'}${resumed ? ' (resumed)' : ''}, forwarding to ${url}${store ? `, state in ${store.where}` : ''}`,
+        `following ${followed} open payment${followed === 1 ? '' : 's'}${resumed ? ' (resumed)' : ''}, forwarding to ${shown}${store ? `, state in ${store.where}` : ''}`,
       ),
   });
   let delivered = 0;

@@ -209,6 +209,11 @@ describe('merchant-gateway relay', () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['relay', '--secret', secret], {}, /--forward-to URL is required/],
       [['relay', '--forward-to', 'ftp://x', '--secret', secret], {}, /http or https URL/],
+      [
+        ['relay', '--forward-to', 'https://me:pw@example.com/', '--secret', secret],
+        {},
+        /user or password/,
+      ],
       [['relay', '--forward-to', 'http://127.0.0.1:9/'], {}, /--secret whsec_/],
       [
         [
