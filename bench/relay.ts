@@ -25,14 +25,20 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   const service = await startMockService();
   const gateway = service.gateway.withOptions({ fetch: service.mock.fetch });
   // The sample's open payments end first: only the bench's own are open.
-  for await (const p of gateway.partnerPayments.list({ status: ['requires_action', 'processing'], limit: 200 })) {
+  for await (const p of gateway.partnerPayments.list({
+    status: ['requires_action', 'processing'],
+    limit: 200,
+  })) {
     service.mock.setPaymentStatus(p.paymentId, 'expired');
   }
   const ids: string[] = [];
   for (let i = 0; i < open; i += 50) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(50, open - i) }, (_, j) =>
-        gateway.payments.create({ amount: { unit: 'iso4217/USD', value: '100' }, referenceId: `bench-${i + j}` }),
+        gateway.payments.create({
+          amount: { unit: 'iso4217/USD', value: '100' },
+          referenceId: `bench-${i + j}`,
+        }),
       ),
     );
     ids.push(...batch.map((p) => p.paymentId));
@@ -40,7 +46,15 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   const secret = newSecret();
   const receiver: Receiver = await startReceiver(secret);
   const relay = spawnCli(
-    ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', String(sweepMs)],
+    [
+      'relay',
+      '--forward-to',
+      receiver.url,
+      '--secret',
+      secret,
+      '--sweep-interval',
+      String(sweepMs),
+    ],
     { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' },
   );
   await until(() => relay.stderr().includes('following'), 60_000);
