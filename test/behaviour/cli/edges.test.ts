@@ -180,4 +180,49 @@ describe('merchant-gateway, the less travelled paths', () => {
     given.stop();
     expect(await given.done).toBe(0);
   }, 20_000);
+
+  it('relay: a key the service refuses ends it with exit 1 and the error class; a failing list is retried at the next sweep', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const refused = await cli(
+      ['relay', '--forward-to', 'http://127.0.0.1:9/hook', '--secret', secret],
+      {
+        ...service.env,
+        MERCHANT_GATEWAY_API_KEY: 'sk_not_the_key',
+      },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('class: AuthenticationError');
+    expect(refused.stderr).not.toContain('sk_not_the_key');
+
+    const { startReceiver } = await import('./helpers');
+    const receiver = await startReceiver(secret);
+    const relay = runInProcess(
+      ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
+      service.env,
+    );
+    const deadline = Date.now() + 15_000;
+    const wait = async (predicate: () => boolean) => {
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(relay.stderr);
+        await sleep(25);
+      }
+    };
+    await wait(() => relay.stderr.includes('following'));
+    service.mock.failNext({
+      status: 503,
+      times: 30,
+      match: { method: 'GET', path: /^\/v1\/payments$/ },
+    });
+    await wait(() => relay.stderr.includes('looking for new payments'));
+    const payment = await service.gateway.payments.create({
+      amount: { unit: 'iso4217/USD', value: '900' },
+      referenceId: 'order-after-outage',
+    });
+    await sleep(600);
+    service.mock.setPaymentStatus(payment.paymentId, 'succeeded');
+    await receiver.until((d) => d.some((x) => x.paymentId === payment.paymentId), 15_000);
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    await receiver.close();
+  }, 30_000);
 });
