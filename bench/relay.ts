@@ -1,6 +1,9 @@
 // The relay's figures on this machine (issue 30): deliveries per second, and the time from a status
 // change at the service to its delivery (p50, p99), the relay running as its own process against
 // the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   newSecret,
   type Receiver,
@@ -94,6 +97,69 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   await service.close();
 }
 
+/** Deliveries alone: 5,000 events queued in a state file while the receiver was down, then drained. */
+async function drain(count: number): Promise<void> {
+  const service = await startMockService();
+  const gateway = service.gateway.withOptions({ fetch: service.mock.fetch });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, (_, j) =>
+        gateway.payments.create({
+          amount: { unit: 'iso4217/USD', value: '100' },
+          referenceId: `drain-${i + j}`,
+        }),
+      ),
+    );
+    ids.push(...batch.map((p) => p.paymentId));
+  }
+  const secret = newSecret();
+  const receiver = await startReceiver(secret);
+  await receiver.down();
+  const state = join(mkdtempSync(join(tmpdir(), 'relay-bench-')), 'state.json');
+  const args = [
+    'relay',
+    '--forward-to',
+    receiver.url,
+    '--secret',
+    secret,
+    '--state',
+    state,
+    '--sweep-interval',
+    '500',
+  ];
+  const env = { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' };
+  const first = spawnCli(args, env);
+  await until(() => first.stderr().includes('following'), 60_000);
+  for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
+  await until(() => {
+    try {
+      return JSON.parse(readFileSync(state, 'utf8')).events.length === count;
+    } catch {
+      return false;
+    }
+  }, 60_000);
+  first.kill('SIGTERM');
+  await first.exited;
+  await receiver.open();
+  const second = spawnCli(args, env);
+  await until(() => receiver.deliveries.length > 0, 60_000);
+  const t0 = performance.now();
+  await until(() => receiver.deliveries.length >= count, 120_000);
+  const seconds = (performance.now() - t0) / 1000;
+  second.kill('SIGTERM');
+  await second.exited;
+  console.log(
+    `${count} queued events drained in ${seconds.toFixed(1)} s = ${Math.round(count / seconds)} deliveries/s (16 at once, each verified by the receiver)`,
+  );
+  await receiver.close();
+  await service.close();
+}
+
+if (process.argv.includes('--drain')) {
+  await drain(5_000);
+  process.exit(0);
+}
 await run(8, 6, 5_000);
 await run(200, 20, 5_000);
 await run(200, 40, 1_000);
