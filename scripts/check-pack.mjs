@@ -450,6 +450,17 @@ try {
   const { out: usage } = step('merchant-gateway-mock --help, no msw', bin, ['--help'], bare);
   if (!usage.includes('--port'))
     throw new Error(`check-pack: --help does not list --port:\n${usage}`);
+  const cli = join(bare, 'node_modules/.bin/merchant-gateway');
+  const { out: help } = step(
+    'merchant-gateway relay --help, from dist',
+    cli,
+    ['relay', '--help'],
+    bare,
+  );
+  if (!help.includes('--forward-to'))
+    throw new Error(
+      `check-pack: merchant-gateway relay --help does not list --forward-to:\n${help}`,
+    );
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

@@ -1,0 +1,196 @@
+/** `merchant-gateway relay`: flags, the state it keeps, and the run from start to drained stop. */
+import { sweepInterval } from '../follow';
+import { CLIENT_HELP, CLIENT_OPTIONS, type CliIo, clientOf, parse, UsageError } from '../io';
+import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
+import { Relay } from './relay';
+import { FileStateStore, type StateStore } from './state';
+import { DELIVERY_TIMEOUT_MS, SecretFormatError, secretKey } from './webhook';
+
+export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL --secret whsec_...
+                              [--state FILE | --database-url postgres://...] [--sweep-interval MS]
+
+Webhooks for a service that has none: follows every open payment of the partner (and each one
+created while it runs, found by its sweeps) and POSTs one signed event per status change to URL,
+per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-signature), body
+{ "type": "payment.<status>", "timestamp": ISO 8601, "data": PaymentStatusChange }.
+
+  --forward-to URL      where events are POSTed (http or https)
+  --secret whsec_...    the signing secret: whsec_ + base64 of 24 to 64 bytes
+                        (or env MERCHANT_GATEWAY_WEBHOOK_SECRET, kept out of shell history)
+  --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
+                        loses nothing
+  --database-url URL    keep them in PostgreSQL (pg-boss, installed beside merchant-gateway): several
+                        relays share the work, each change delivered once between them
+  --sweep-interval MS   how often the partner's list is read for new payments (default 5000)
+
+A delivery not answered 2xx within 10 s is retried with the same webhook-id after 5, 10, 20, 40 and
+80 s, then kept for the next start; one payment's events keep their order. 410 Gone stops the
+relay. SIGTERM or Ctrl+C lets deliveries in flight end and saves the state.
+
+${CLIENT_HELP}
+`;
+
+/** Undelivered events held in memory before the follower pauses (the rest wait at the service). */
+const MAX_BACKLOG = 1_000;
+/** Payments delivered to at once. */
+const CONCURRENCY = 16;
+
+export async function runRelay(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    ...CLIENT_OPTIONS,
+    'forward-to': { type: 'string' },
+    secret: { type: 'string' },
+    state: { type: 'string' },
+    'database-url': { type: 'string' },
+    'sweep-interval': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(RELAY_USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError('relay takes no arguments, only flags');
+  const url = values['forward-to'];
+  if (url === undefined) throw new UsageError('--forward-to URL is required');
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new UsageError('--forward-to must be an http or https URL');
+  }
+  const shown = new URL(url);
+  if (shown.username || shown.password) {
+    // fetch refuses such a URL, and it would print a password in every line naming the receiver.
+    throw new UsageError(
+      '--forward-to must not hold a user or password: authenticate by the signature',
+    );
+  }
+  const secret = values.secret ?? io.env.MERCHANT_GATEWAY_WEBHOOK_SECRET;
+  if (secret === undefined) {
+    throw new UsageError('--secret whsec_... (or env MERCHANT_GATEWAY_WEBHOOK_SECRET) is required');
+  }
+  let key: Buffer;
+  try {
+    key = secretKey(secret);
+  } catch (error) {
+    if (error instanceof SecretFormatError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (values.state !== undefined && values['database-url'] !== undefined) {
+    throw new UsageError('--state and --database-url are exclusive: one place keeps the state');
+  }
+  const sweepIntervalMs = sweepInterval(values['sweep-interval']);
+  const retryDelaysMs = retryDelays(io.env.MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS);
+  const maxBacklog = Number(io.env.MERCHANT_GATEWAY_RELAY_MAX_BACKLOG) || MAX_BACKLOG;
+  const gateway = await clientOf(values, io);
+  const warn = (message: string) => io.stderr(`merchant-gateway relay: ${message}\n`);
+  const report = (line: object) =>
+    values.json
+      ? io.stdout(`${JSON.stringify(line)}\n`)
+      : io.stdout(
+          `${Object.entries(line)
+            .map(([k, v]) => (k === 'event' ? String(v) : `${k}=${v}`))
+            .join(' ')}\n`,
+        );
+
+  let relay: Relay | undefined;
+  let store: StateStore | undefined;
+  let sink: ConstructorParameters<typeof Relay>[0]['sink'];
+  let close = async () => {};
+  const databaseUrl = values['database-url'];
+  if (databaseUrl !== undefined) {
+    const { connectPg } = await import('./pg');
+    const pg = await connectPg({
+      databaseUrl,
+      url,
+      key,
+      retryDelaysMs,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      concurrency: CONCURRENCY,
+      warn,
+      onDelivered: (event) => {
+        delivered++;
+        report({
+          event: 'delivered',
+          id: event.id,
+          type: `payment.${event.data.status}`,
+          paymentId: event.data.paymentId,
+        });
+      },
+      onGone: () => relay?.gone(),
+    });
+    store = pg.store;
+    sink = pg.sink;
+    close = pg.close;
+  } else {
+    store = values.state === undefined ? undefined : new FileStateStore(values.state);
+    sink = new Outbox({
+      url,
+      key,
+      retryDelaysMs,
+      concurrency: CONCURRENCY,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      warn,
+      onSettled(event, ok) {
+        if (ok) {
+          delivered++;
+          report({
+            event: 'delivered',
+            id: event.id,
+            type: `payment.${event.data.status}`,
+            paymentId: event.data.paymentId,
+          });
+        }
+        relay?.settled();
+      },
+      onGone: (event) => {
+        warn(
+          `${shown} answered 410 Gone to ${event.id}: no more deliveries; undelivered events stay in the state`,
+        );
+        relay?.gone();
+      },
+    });
+    if (store === undefined) {
+      warn('no --state or --database-url: undelivered events are lost when the relay stops');
+    }
+  }
+  relay = new Relay({
+    gateway,
+    sink,
+    store,
+    sweepIntervalMs,
+    maxBacklog,
+    warn,
+    onStarted: (followed, resumed) =>
+      warn(
+        `following ${followed} open payment${followed === 1 ? '' : 's'}${resumed ? ' (resumed)' : ''}, forwarding to ${shown}${store ? `, state in ${store.where}` : ''}`,
+      ),
+  });
+  let delivered = 0;
+  let peakHeap = 0;
+  const sampleHeap = () => {
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  };
+  const sampler = setInterval(sampleHeap, 1_000).unref();
+  let end: Awaited<ReturnType<Relay['run']>>;
+  try {
+    end = await relay.run(io.stop);
+  } finally {
+    clearInterval(sampler);
+    await close();
+  }
+  sampleHeap();
+  warn(
+    `stopped (${end.reason}): ${delivered} delivered, peak heap ${(peakHeap / 2 ** 20).toFixed(1)} MiB${store ? `, state saved in ${store.where}` : ''}`,
+  );
+  if (end.reason === 'failed') throw end.error;
+  return end.reason === 'gone' ? 1 : 0;
+}
+
+/** The hidden test knob `MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS=100,200`: shorter waits for tests. */
+function retryDelays(value: string | undefined): readonly number[] {
+  if (value === undefined || value === '') return DEFAULT_RETRY_DELAYS_MS;
+  const delays = value.split(',').map(Number);
+  if (!delays.every((ms) => Number.isInteger(ms) && ms >= 0)) {
+    throw new UsageError(
+      'MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS must be whole milliseconds, comma-separated',
+    );
+  }
+  return delays;
+}

@@ -1,0 +1,262 @@
+// The `merchant-gateway` command as its users run it: in this process through `runCli` (the
+// same function the bin calls, so coverage sees it) or as a real child process; the mock over
+// real HTTP; and a webhook receiver that verifies every delivery with the `standardwebhooks`
+// library, a verifier nobody here wrote.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import type { CliIo } from '../../../src/cli/io';
+import { runCli } from '../../../src/cli/main';
+import { MerchantGateway } from '../../../src/index';
+import { createMockGateway, type MockGateway } from '../../../src/testing/index';
+
+export const BIN = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
+
+export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+export interface MockService {
+  mock: MockGateway;
+  url: string;
+  apiKey: string;
+  merchantId: string;
+  gateway: MerchantGateway;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The mock over real HTTP on a free loopback port, with a client of the sample merchant. */
+export async function startMockService(
+  options: Parameters<typeof createMockGateway>[0] = {},
+): Promise<MockService> {
+  const mock = createMockGateway({ pollInMs: 100, ...options });
+  const server = await mock.listen({ port: 0 });
+  const { apiKey } = mock.credentials;
+  const { merchantId } = mock.sample;
+  return {
+    mock,
+    url: server.url,
+    apiKey,
+    merchantId,
+    gateway: new MerchantGateway({ baseUrl: server.url, apiKey, merchantId }),
+    env: {
+      MERCHANT_GATEWAY_BASE_URL: server.url,
+      MERCHANT_GATEWAY_API_KEY: apiKey,
+      MERCHANT_GATEWAY_MERCHANT_ID: merchantId,
+    },
+    close: () => server.close(),
+  };
+}
+
+export interface Delivery {
+  id: string;
+  type: string;
+  paymentId: string;
+  status: string;
+  previousStatus: string | undefined;
+  at: number;
+  timestamp: string;
+}
+
+export interface Receiver {
+  url: string;
+  /** Every verified delivery the receiver answered 2xx, in arrival order. */
+  deliveries: Delivery[];
+  /** Requests whose signature did not verify (must stay 0). */
+  rejected: number;
+  /** Attempts of each id, answered or not. */
+  attempts: Map<string, number>;
+  /** What to answer the n-th request (from 0); 204 by default. */
+  answer: (n: number, delivery: Delivery) => number;
+  /** Milliseconds each answer waits (a slow receiver). */
+  delayMs: number;
+  /** Stops listening (connections refused) until `open()`. */
+  down(): Promise<void>;
+  open(): Promise<void>;
+  close(): Promise<void>;
+  /** Resolves when `predicate` holds for the deliveries (polled). */
+  until(predicate: (deliveries: Delivery[]) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+function body(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    request.on('end', () => resolve(text));
+    request.on('error', reject);
+  });
+}
+
+/** A receiver on a loopback port that verifies with `standardwebhooks` and records what it took. */
+export async function startReceiver(secret: string, port = 0): Promise<Receiver> {
+  const verifier = new Webhook(secret);
+  let requests = 0;
+  let server: Server | undefined;
+  const receiver: Receiver = {
+    url: '',
+    deliveries: [],
+    rejected: 0,
+    attempts: new Map(),
+    answer: () => 204,
+    delayMs: 0,
+    async down() {
+      const current = server;
+      server = undefined;
+      if (current) {
+        current.closeAllConnections();
+        await new Promise((resolve) => current.close(resolve));
+      }
+    },
+    async open() {
+      const next = createServer((request, response) => {
+        void body(request).then((text) => {
+          let payload: { type: string; timestamp: string; data: Record<string, unknown> };
+          try {
+            payload = verifier.verify(
+              text,
+              request.headers as Record<string, string>,
+            ) as typeof payload;
+          } catch {
+            receiver.rejected++;
+            response.writeHead(400).end();
+            return;
+          }
+          const id = request.headers['webhook-id'] as string;
+          receiver.attempts.set(id, (receiver.attempts.get(id) ?? 0) + 1);
+          const delivery: Delivery = {
+            id,
+            type: payload.type,
+            paymentId: payload.data.paymentId as string,
+            status: payload.data.status as string,
+            previousStatus: payload.data.previousStatus as string | undefined,
+            at: Date.now(),
+            timestamp: payload.timestamp,
+          };
+          const status = receiver.answer(requests++, delivery);
+          const reply = () => {
+            if (status >= 200 && status < 300) receiver.deliveries.push(delivery);
+            response.writeHead(status).end();
+          };
+          if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs);
+          else reply();
+        });
+      });
+      await new Promise<void>((resolve) => next.listen(port, '127.0.0.1', resolve));
+      port = (next.address() as AddressInfo).port;
+      receiver.url = `http://127.0.0.1:${port}/webhooks`;
+      server = next;
+    },
+    close: () => receiver.down(),
+    async until(predicate, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(receiver.deliveries)) {
+        if (Date.now() > deadline) {
+          throw new Error(
+            `receiver: condition not met in ${timeoutMs} ms; got ${receiver.deliveries.length} deliveries`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+  await receiver.open();
+  return receiver;
+}
+
+export interface InProcessRun {
+  stdout: string;
+  stderr: string;
+  /** Resolves with the exit code. */
+  done: Promise<number>;
+  /** Sends the stop (as SIGTERM would). */
+  stop(): void;
+}
+
+/** Runs the command in this process, as bin.ts would, with the environment given (and nothing else). */
+export function runInProcess(
+  argv: string[],
+  env: Record<string, string>,
+  options: { stdin?: string; stdinIsTTY?: boolean; stdoutIsTTY?: boolean; answer?: string } = {},
+): InProcessRun {
+  let stop!: (signal: string) => void;
+  const run: InProcessRun = {
+    stdout: '',
+    stderr: '',
+    done: Promise.resolve(0),
+    stop: () => stop('SIGTERM'),
+  };
+  const io: CliIo = {
+    stdout: (text) => {
+      run.stdout += text;
+    },
+    stderr: (text) => {
+      run.stderr += text;
+    },
+    env,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stdinIsTTY: options.stdinIsTTY ?? false,
+    readStdin: async () => options.stdin ?? '',
+    ask: async (question) => {
+      run.stderr += question;
+      return options.answer ?? '';
+    },
+    stop: new Promise((resolve) => {
+      stop = resolve;
+    }),
+  };
+  run.done = runCli(argv, io);
+  return run;
+}
+
+/** Runs the command to its end in this process: `{ code, stdout, stderr }`. */
+export async function cli(
+  argv: string[],
+  env: Record<string, string>,
+  options?: Parameters<typeof runInProcess>[2],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = runInProcess(argv, env, options);
+  const code = await run.done;
+  return { code, stdout: run.stdout, stderr: run.stderr };
+}
+
+export interface ChildRun {
+  pid: number;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** The command as a real process (source through tsx, as `npx merchant-gateway` runs it in the repo). */
+export function spawnCli(
+  argv: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): ChildRun {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', BIN, ...argv], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  return {
+    pid: child.pid as number,
+    stdout: () => out,
+    stderr: () => err,
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    kill: (signal) => child.kill(signal),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,272 @@
+// `merchant-gateway relay` over real sockets: the mock as the service, a receiver verifying every
+// delivery with the `standardwebhooks` library.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  cli,
+  type MockService,
+  newSecret,
+  type Receiver,
+  runInProcess,
+  sleep,
+  startMockService,
+  startReceiver,
+} from './helpers';
+
+async function until(
+  predicate: () => boolean,
+  timeoutMs = 10_000,
+  show?: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`condition not met${show ? `: ${show()}` : ''}`);
+    await sleep(25);
+  }
+}
+
+let service: MockService | undefined;
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  await service?.close();
+  receiver = undefined;
+  service = undefined;
+});
+
+const create = (s: MockService, reference: string) =>
+  s.gateway.payments.create({
+    amount: { unit: 'iso4217/USD', value: '1250' },
+    referenceId: reference,
+  });
+
+describe('merchant-gateway relay', () => {
+  it('delivers one verified event per status change, none for the status a payment was first seen in', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    const before = await create(service, 'order-before');
+    const finalBefore = await create(service, 'order-final');
+    service.mock.setPaymentStatus(finalBefore.paymentId, 'succeeded');
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-')), 'state.json');
+    const relay = runInProcess(
+      [
+        'relay',
+        '--forward-to',
+        receiver.url,
+        '--secret',
+        secret,
+        '--state',
+        state,
+        '--sweep-interval',
+        '200',
+      ],
+      service.env,
+    );
+    await receiver.until(() => false, 1500).catch(() => {});
+    expect(receiver.deliveries).toEqual([]);
+    service.mock.setPaymentStatus(before.paymentId, 'processing');
+    await receiver.until((d) => d.length === 1);
+    service.mock.setPaymentStatus(before.paymentId, 'succeeded');
+    await receiver.until((d) => d.length === 2);
+    const after = await create(service, 'order-after');
+    const finalAfter = await create(service, 'order-after-final');
+    service.mock.setPaymentStatus(finalAfter.paymentId, 'succeeded');
+    await receiver.until((d) => d.some((x) => x.paymentId === finalAfter.paymentId));
+    service.mock.setPaymentStatus(after.paymentId, 'failed');
+    await receiver.until((d) => d.some((x) => x.paymentId === after.paymentId));
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    expect(receiver.rejected).toBe(0);
+    expect(receiver.deliveries.map((d) => [d.paymentId, d.type])).toEqual([
+      [before.paymentId, 'payment.processing'],
+      [before.paymentId, 'payment.succeeded'],
+      [finalAfter.paymentId, 'payment.succeeded'],
+      [after.paymentId, 'payment.failed'],
+    ]);
+    expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(4);
+    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([]);
+  }, 30_000);
+
+  it('retries through a receiver answering 500 and then down for 20 s: every event arrives afterwards, in order, with its first id', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    const payments = [await create(service, 'order-a'), await create(service, 'order-b')];
+    const relay = runInProcess(
+      ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
+      // Waits of 0.5 to 8 s between attempts (the hidden test knob): over 20 s before giving up.
+      {
+        ...service.env,
+        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '500,1000,2000,4000,8000,8000,8000',
+      },
+    );
+    const refused: string[] = [];
+    receiver.answer = (_n, delivery) => {
+      refused.push(delivery.id);
+      return 500;
+    };
+    await sleep(800);
+    for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'processing');
+    await until(() => refused.length >= 2);
+    await receiver.down();
+    const downAt = Date.now();
+    for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'succeeded');
+    await sleep(20_000);
+    receiver.answer = () => 204;
+    await receiver.open();
+    await receiver.until((d) => d.length === 4, 20_000);
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    expect(Date.now() - downAt).toBeGreaterThan(20_000);
+    expect(receiver.rejected).toBe(0);
+    for (const p of payments) {
+      const mine = receiver.deliveries.filter((d) => d.paymentId === p.paymentId);
+      expect(mine.map((d) => d.type)).toEqual(['payment.processing', 'payment.succeeded']);
+    }
+    // The ids refused at first are the ids delivered in the end.
+    expect(receiver.deliveries.map((d) => d.id)).toEqual(
+      expect.arrayContaining([...new Set(refused)]),
+    );
+    expect(relay.stderr).toMatch(/HTTP 500; attempt 2 in \d+ ms/);
+    expect(relay.stderr).not.toContain(service.apiKey);
+  }, 60_000);
+
+  it('keeps an event that used up its attempts for the next start, pauses past its backlog bound, and stops at 410 Gone', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    receiver.answer = () => 503;
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await create(service, `order-${i}`)).paymentId);
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-park-')), 'state.json');
+    const args = [
+      'relay',
+      '--forward-to',
+      receiver.url,
+      '--secret',
+      secret,
+      '--state',
+      state,
+      '--sweep-interval',
+      '200',
+    ];
+    const env = {
+      ...service.env,
+      MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '20,20',
+      MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '2',
+    };
+    const first = runInProcess(args, env);
+    await until(
+      () => /following \d+ open payments/.test(first.stderr),
+      10_000,
+      () => first.stderr,
+    );
+    for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
+    await until(
+      () => (first.stderr.match(/after 3 attempts; kept for the next start/g) ?? []).length === 2,
+    );
+    expect(first.stderr).toContain('2 events wait for delivery: following paused');
+    first.stop();
+    expect(await first.done).toBe(0);
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    // Two events kept; the two other changes wait at the service, the checkpoint one status behind.
+    expect(saved.events).toHaveLength(2);
+    const queued = saved.events.map((e: { data: { paymentId: string } }) => e.data.paymentId);
+    const behind = saved.checkpoint.payments.filter(
+      (p: { paymentId: string; status: string }) =>
+        ids.includes(p.paymentId) && !queued.includes(p.paymentId),
+    );
+    expect(behind.map((p: { status: string }) => p.status)).toEqual([
+      'requires_action',
+      'requires_action',
+    ]);
+    expect(receiver.deliveries).toEqual([]);
+
+    receiver.answer = () => 200;
+    const second = runInProcess(args, env);
+    await receiver.until((d) => d.length === 4);
+    expect(new Set(receiver.deliveries.map((d) => d.paymentId))).toEqual(new Set(ids));
+    const later = await create(service, 'order-gone');
+    await sleep(600);
+    receiver.answer = () => 410;
+    service.mock.setPaymentStatus(later.paymentId, 'cancelled');
+    expect(await second.done).toBe(1);
+    expect(second.stderr).toContain('answered 410 Gone');
+    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ paymentId: later.paymentId, status: 'cancelled' }),
+      }),
+    ]);
+  }, 30_000);
+
+  it('refuses a command line it cannot run, with exit 2 and the rule', async () => {
+    service = await startMockService();
+    const secret = newSecret();
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-bad-')), 'state.json');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['relay', '--secret', secret], {}, /--forward-to URL is required/],
+      [['relay', '--forward-to', 'ftp://x', '--secret', secret], {}, /http or https URL/],
+      [
+        ['relay', '--forward-to', 'https://me:pw@example.com/', '--secret', secret],
+        {},
+        /user or password/,
+      ],
+      [['relay', '--forward-to', 'http://127.0.0.1:9/'], {}, /--secret whsec_/],
+      [
+        [
+          'relay',
+          '--forward-to',
+          'http://127.0.0.1:9/',
+          '--secret',
+          secret,
+          '--state',
+          state,
+          '--database-url',
+          'postgres://x',
+        ],
+        {},
+        /exclusive/,
+      ],
+      [
+        ['relay', 'extra', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        {},
+        /no arguments/,
+      ],
+      [
+        ['relay', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        { MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: 'soon' },
+        /whole milliseconds/,
+      ],
+    ];
+    for (const [argv, extra, message] of cases) {
+      const run = await cli(argv, { ...service.env, ...extra });
+      expect({ argv, code: run.code }).toEqual({ argv, code: 2 });
+      expect(run.stderr).toMatch(message);
+    }
+    writeFileSync(state, '{"not":"a relay state"}');
+    const corrupt = await cli(['relay', '--forward-to', 'http://127.0.0.1:9/', '--state', state], {
+      ...service.env,
+      MERCHANT_GATEWAY_WEBHOOK_SECRET: secret,
+    });
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toContain('is not a merchant-gateway relay state file');
+    expect(readFileSync(state, 'utf8')).toBe('{"not":"a relay state"}');
+  });
+
+  it('refuses a secret that is not whsec_ and base64 of 24 to 64 bytes, with exit 2 and nothing sent', async () => {
+    service = await startMockService();
+    for (const secret of ['hunter2', 'whsec_short', `whsec_${'A'.repeat(200)}`]) {
+      const run = await cli(
+        ['relay', '--forward-to', 'http://127.0.0.1:9/x', '--secret', secret],
+        service.env,
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--secret must/);
+      expect(run.stderr).not.toContain(secret);
+    }
+    expect(service.mock.requests).toEqual([]);
+  }, 15_000);
+});
