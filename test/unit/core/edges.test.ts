@@ -246,9 +246,18 @@ describe('a key echoed as base64 at any offset', () => {
         { code: 'payment_not_found', message: `no such payment for ${form}` },
         { status: 404 },
       );
+    // The status read fails with the echo; the sweep finds nothing. A sweep answering the same 404
+    // would end the follower (a permanent sweep failure goes to the iterator, not onError), and
+    // on a loaded machine it could come first: the read's onError was then never called.
+    const emptyList = () =>
+      HttpResponse.json({
+        data: [],
+        nextCursor: null,
+        stats: { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 },
+      });
     server.use(
       http.get(`${BASE_URL}/v1/payments/pay_1/status`, answer),
-      http.get(`${BASE_URL}/v1/payments`, answer),
+      http.get(`${BASE_URL}/v1/payments`, emptyList),
     );
     const seen: Error[] = [];
     const client = new MerchantGateway({
