@@ -4,11 +4,13 @@
 // With MERCHANT_GATEWAY_BASE_URL and MERCHANT_GATEWAY_API_KEY set it talks to that service (or to
 // the mock's sidecar, `npx merchant-gateway-mock`) and waits for a buyer to pay at the URL it
 // prints: open it in a browser. Otherwise it starts the embedded mock on 127.0.0.1 and plays the
-// buyer itself.
+// buyer itself, as a wallet does: it asks for the payment's options, signs the EIP-712 data with
+// a fresh viem account and confirms (gateway.buyer.pay).
 //
 //   npm start            (same as: npx tsx examples/quickstart.ts)
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 const USDC_ON_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const PAYOUT_WALLET = 'eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
@@ -33,7 +35,6 @@ async function main(): Promise<void> {
     process.env.MERCHANT_GATEWAY_API_KEY !== undefined;
   let mock: MockGateway | undefined;
   let server: { url: string; close(): Promise<void> } | undefined;
-  let buyer: NodeJS.Timeout | undefined;
   try {
     let gateway: MerchantGateway;
     if (real) {
@@ -70,9 +71,16 @@ async function main(): Promise<void> {
       `Payment:    ${payment.paymentId} (12.50 USD), buyer pays at ${payment.gatewayUrl}`,
     );
 
+    let paid: Promise<void> | undefined;
     if (mock) {
-      const m = mock;
-      buyer = setInterval(() => m.advancePayments(), 300); // the mock's buyer pays
+      // The buyer's half of the service, run as a wallet runs it: options for the buyer's
+      // account, the EIP-712 signature, the confirm; the follow below sees the payment move.
+      const account = privateKeyToAccount(generatePrivateKey());
+      paid = gateway.buyer
+        .pay(payment.paymentId, { account, chainId: 'eip155:8453' })
+        .then((confirmed) =>
+          console.log(`Buyer:      ${account.address} signed and confirmed (${confirmed.status})`),
+        );
     } else {
       console.log(`Waiting:    open ${payment.gatewayUrl} in a browser and pay (up to 10 minutes)`);
     }
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
       timeoutMs: real ? 10 * 60_000 : 30_000,
       onUpdate: (update) => console.log(`            status ${update.status}`),
     });
-    clearInterval(buyer);
+    await paid;
     console.log(`Final:      ${final.status}`);
     if (final.info) console.log(`Paid in:    transaction ${final.info.txId}`);
     if (final.failureCode) console.log(`Failed:     ${final.failureCode}`);
@@ -115,7 +123,6 @@ async function main(): Promise<void> {
       `More:       ${page.nextCursor ? 'yes, for await the list to walk every page' : 'no'}`,
     );
   } finally {
-    clearInterval(buyer);
     await server?.close();
   }
 }
