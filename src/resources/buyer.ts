@@ -20,11 +20,15 @@ import {
   PaymentOptionsParamsSchema,
   PaymentOptionsSchema,
 } from '../schemas/buyer';
-import { type PaymentStatusResult, PaymentStatusResultSchema } from '../schemas/payment-status';
-import { type PaymentView, PaymentViewSchema } from '../schemas/payments';
+import {
+  type PaymentStatusResult,
+  PaymentStatusResultSchema,
+  type PaymentView,
+  PaymentViewSchema,
+} from '../schemas/payment-view';
 import type { BuyerPayParams } from './buyer-pay';
-import { paymentStatus } from './payment-actions';
 import type { ResourceContext } from './resource';
+import { paymentStatus } from './status-read';
 
 /** GET /v1/gateway/payment/{id}: `buyer.get`, and `payments.get` under its own name. */
 export function paymentView(
