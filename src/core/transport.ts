@@ -1,7 +1,6 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
 // bounded body in body.ts, map an error in failure.ts, read the result in result.ts), decide a
 // retry (retry.ts, through p-retry below). A telemetry hook for "one call" wraps `#send`.
-import pRetry from 'p-retry';
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from './api-promise';
 import { type KyHooks, runAttempt } from './attempt';
@@ -117,9 +116,14 @@ export class Transport {
   ): Promise<WithResponse<T>> {
     const { config } = this;
     const { signal, maxRetries } = call;
-    return pRetry(
-      (n) => (n === 1 ? Promise.reject(first) : runAttempt(call, n, config, this.#hooks)),
-      {
+    // p-retry loads with the first failure (most calls never need it): its own chunk in a browser
+    // bundle. Should that chunk fail to load, the call fails with its first error, unretried.
+    const load = import('p-retry').then(
+      (m) => m.default,
+      () => Promise.reject(first),
+    );
+    return load.then((pRetry) =>
+      pRetry((n) => (n === 1 ? Promise.reject(first) : runAttempt(call, n, config, this.#hooks)), {
         retries: maxRetries,
         // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
         // and slept in shouldRetry, where the caller's signal can cut it short.
@@ -146,7 +150,7 @@ export class Transport {
           await sleep(wait, signal);
           return true;
         },
-      },
+      }),
     );
   }
 }
