@@ -9,8 +9,7 @@ import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
 import { type RequestHooks, Transport } from './core/transport';
-import { HoldLimit } from './follow/hold-limit';
-import type { ResourceContext } from './resources/resource';
+import type { BaseContext } from './resources/resource';
 import { VERSION } from './version';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -188,7 +187,7 @@ function checkHooks(hooks: RequestHooks | undefined): RequestHooks {
 export function clientParts(given: ClientOptions): {
   options: ClientOptions;
   resolved: Resolved;
-  context: ResourceContext;
+  context: BaseContext;
 } {
   // Own properties only: a polluted Object.prototype (baseUrl, fetch, headers…) changes nothing.
   const options = own(given) as ClientOptions;
@@ -227,11 +226,7 @@ export function clientParts(given: ClientOptions): {
       options.logger !== undefined,
     ),
   });
-  const context: ResourceContext = {
-    transport,
-    merchantId: r.merchantId,
-    holdLimit: new HoldLimit(),
-  };
+  const context: BaseContext = { transport, merchantId: r.merchantId };
   return { options: { ...options }, resolved: r, context };
 }
 

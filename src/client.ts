@@ -1,6 +1,7 @@
 import { clientParts, describeClient, type Resolved } from './client-parts';
 import type { Logger, LogLevel } from './core/logger';
 import type { RequestHooks } from './core/transport';
+import { HoldLimit } from './follow/hold-limit';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
@@ -129,7 +130,10 @@ export class MerchantGateway {
   readonly #resolved: Resolved;
 
   constructor(given: ClientOptions = {}) {
-    const { options, resolved, context } = clientParts(given);
+    const parts = clientParts(given);
+    const { options, resolved } = parts;
+    // What follows learn, per client; the buyer entry's client has none (client-parts.ts).
+    const context = { ...parts.context, holdLimit: new HoldLimit() };
     this.#options = options;
     this.#resolved = resolved;
     this.merchants = new Merchants(context);

@@ -4,7 +4,7 @@ import type { ApiPromise } from '../core/api-promise';
 import { path } from '../core/path';
 import type { RequestOptions } from '../core/transport';
 import { type PaymentStatusResult, PaymentStatusResultSchema } from '../schemas/payment-view';
-import type { ResourceContext } from './resource';
+import type { BaseContext } from './resource';
 
 /** Which status read to make: the merchant side when `merchantId` is set, and how long to hold it. */
 export interface StatusRead {
@@ -18,7 +18,7 @@ export interface StatusRead {
  * `read` runs when the request is built, so its validation failures reject the promise.
  */
 export function paymentStatus(
-  context: ResourceContext,
+  context: BaseContext,
   operation: string,
   paymentId: string,
   read: () => StatusRead,
