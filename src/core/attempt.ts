@@ -7,7 +7,7 @@ import { MAX_ERROR_BODY_BYTES } from './api-error';
 import type { WithResponse } from './api-promise';
 import { type BodyAbort, readBody } from './body';
 import { MerchantGatewayError, ResponseTooLargeError } from './errors';
-import { connectionError, failurePath } from './failure-lazy';
+import { connectionError, loadFailurePath } from './failure-lazy';
 import { SDK_OWNED } from './headers';
 import { type KyParts, loadKy } from './ky';
 import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
@@ -70,7 +70,8 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
     }
     if (!response.ok) {
       // Loaded on the first failure: a call that succeeds never pays for it.
-      const { redactThenCut, responseFailure } = await failurePath();
+      const loaded = loadFailurePath();
+      const { redactThenCut, responseFailure } = loaded instanceof Promise ? await loaded : loaded;
       const kept = redactThenCut(body, errorLimit, config.redactor);
       const error = responseFailure({
         method: call.spec.method,
@@ -101,7 +102,8 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
     controller.abort();
     if (signal?.aborted) throw signal.reason;
     if (error instanceof MerchantGatewayError) throw error;
-    throw await connectionError(error, label, timedOut, timeoutMs, config.redactor);
+    const failure = connectionError(error, label, timedOut, timeoutMs, config.redactor);
+    throw failure instanceof Promise ? await failure : failure;
   } finally {
     clearTimeout(timer);
     off?.();

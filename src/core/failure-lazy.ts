@@ -1,24 +1,16 @@
-// Loads failure-path.ts on an attempt's first failure: a call that succeeds never loads it.
+// The failure path at an attempt's failure sites, loaded with the SDK or, in the browser-facing
+// builds, on the first failure (failure-load.ts, swapped for failure-load-lazy.ts there).
 import { ConnectionError } from './errors';
+import { type FailurePath, loadFailurePath } from './failure-load';
 import type { Redactor } from './redact';
 
-type FailurePath = typeof import('./failure-path');
-
-let loading: Promise<FailurePath> | undefined;
-
-/** The failure path, imported once; a failed import is not kept (the next failure tries again). */
-export function failurePath(): Promise<FailurePath> {
-  loading ??= import('./failure-path').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export type { FailurePath };
+export { loadFailurePath };
 
 /**
- * What an attempt that got no usable response throws (see `connectionFailure`). Should the failure
- * path itself not load (a browser's chunk request failing), still a ConnectionError, which the
- * retry policy treats as any other.
+ * What an attempt that got no usable response throws (see `connectionFailure`), without a promise
+ * once the failure path is loaded. Should it not load (a browser's chunk request failing), still
+ * a ConnectionError (redacted), which the retry policy treats as any other.
  */
 export function connectionError(
   error: unknown,
@@ -26,9 +18,13 @@ export function connectionError(
   timedOut: boolean,
   timeoutMs: number,
   redactor: Redactor,
-): Promise<ConnectionError> {
-  return failurePath().then(
-    (path) => path.connectionFailure(error, label, timedOut, timeoutMs, redactor),
+): ConnectionError | Promise<ConnectionError> {
+  const fail = (path: FailurePath) =>
+    path.connectionFailure(error, label, timedOut, timeoutMs, redactor);
+  const loaded = loadFailurePath();
+  if (!(loaded instanceof Promise)) return fail(loaded);
+  return loaded.then(
+    fail,
     (loadError: unknown) =>
       new ConnectionError(`${label}: connection failed`, { cause: redactor.error(loadError) }),
   );

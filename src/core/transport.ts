@@ -10,6 +10,7 @@ import { type SchemeHeaders, schemeHeaders } from './headers';
 import { own } from './own';
 import { type PreparedCall, prepare } from './prepare';
 import { retryDelay, sleep } from './retry';
+import { loadPRetry, type PRetry } from './retry-load';
 import type { RequestSpec, TransportConfig } from './transport-types';
 
 export type {
@@ -116,13 +117,10 @@ export class Transport {
   ): Promise<WithResponse<T>> {
     const { config } = this;
     const { signal, maxRetries } = call;
-    // p-retry loads with the first failure (most calls never need it): its own chunk in a browser
-    // bundle. Should that chunk fail to load, the call fails with its first error, unretried.
-    const load = import('p-retry').then(
-      (m) => m.default,
-      () => Promise.reject(first),
-    );
-    return load.then((pRetry) =>
+    // p-retry loads with the SDK, or in a browser bundle on the first failure (retry-load.ts). Should
+    // that chunk fail to load, the call fails with its first error, unretried.
+    const load = loadPRetry();
+    const retry = (pRetry: PRetry) =>
       pRetry((n) => (n === 1 ? Promise.reject(first) : runAttempt(call, n, config, this.#hooks)), {
         retries: maxRetries,
         // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
@@ -150,7 +148,7 @@ export class Transport {
           await sleep(wait, signal);
           return true;
         },
-      }),
-    );
+      });
+    return load instanceof Promise ? load.then(retry, () => Promise.reject(first)) : retry(load);
   }
 }
