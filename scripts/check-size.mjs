@@ -41,6 +41,20 @@ for (const file of [entry, buyerEntry]) {
 // package's files, so the shares below are read from that one.
 const source = join(root, 'src/index.ts');
 
+// The shares below are read from bundles of src/: they get the swap tsup.config.ts's
+// lazy-on-failure plugin makes for dist/index.js and dist/buyer.js (p-retry and the failure path
+// as chunks loaded on a first failure), so they count what those files load at import.
+const lazyOnFailure = {
+  name: 'lazy-on-failure',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(failure|retry)-load$/ }, (args) =>
+      /\/src\/core\/[\w-]+\.ts$/.test(args.importer)
+        ? { path: args.importer.replace(/[\w-]+\.ts$/, `${args.path.slice(2)}-lazy.ts`) }
+        : undefined,
+    );
+  },
+};
+
 /**
  * Minified, browser, ESM bundle of `stdin` (or `from`), split as a browser bundler splits it: what
  * loads with the import (the entry's output, measured against the budget) and, apart, the chunks
@@ -60,6 +74,7 @@ async function bundle({ external = [], stdin, from = entry } = {}) {
     write: false,
     metafile: true,
     external,
+    plugins: [lazyOnFailure],
     logLevel: 'silent',
   });
   const outputs = Object.entries(result.metafile.outputs);
