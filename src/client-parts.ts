@@ -2,7 +2,7 @@
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client';
-import { authHints, source } from './core/auth-hints';
+import type { CredentialSource } from './core/auth-hints';
 import { ConfigurationError } from './core/errors';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
@@ -16,6 +16,12 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
+
+/** `given` is the option as passed, `resolved` what the client uses (the option, else the env). */
+function source(given: string | undefined, resolved: string | undefined): CredentialSource {
+  if (resolved === undefined) return undefined;
+  return given !== undefined ? 'option' : 'env';
+}
 
 function env(name: string): string | undefined {
   const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
@@ -215,10 +221,10 @@ export function clientParts(given: ClientOptions): {
     fetch: options.fetch,
     hooks: checkHooks(options.hooks),
     redactor,
-    authHints: authHints({
+    authSources: {
       apiKey: source(options.apiKey, r.apiKey),
       legacyApiKey: source(options.legacyApiKey, r.legacyApiKey),
-    }),
+    },
     logger: new LevelLogger(
       options.logger ?? console,
       r.logLevel,

@@ -80,8 +80,8 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
         text: kept.text,
         cut: kept.cut,
         redactor: config.redactor,
-        authHint:
-          call.spec.auth === 'legacy' ? config.authHints?.legacy : config.authHints?.partner,
+        authSources: config.authSources,
+        legacy: call.spec.auth === 'legacy',
       });
       const recovered = call.outcomeUnknown
         ? call.spec.recoverAfterUnknownOutcome?.(error)

@@ -4,6 +4,7 @@
 import type { ApiError } from './api-error';
 import { AuthenticationError } from './api-error';
 import { createApiError } from './api-error-factory';
+import { type AuthSources, authHints } from './auth-hints';
 import type { Body } from './body';
 import { ConnectionError, TimeoutError } from './errors';
 import { retell } from './failure';
@@ -70,7 +71,7 @@ export function connectionFailure(
   return permanent ? markPermanent(failure) : failure;
 }
 
-/** An error response as its ApiError; a 401 names the setting to check (`authHint`). */
+/** An error response as its ApiError; a 401 names the setting to check (from `authSources`). */
 export function responseFailure(init: {
   method: string;
   path: string;
@@ -78,7 +79,9 @@ export function responseFailure(init: {
   text: string;
   cut: boolean;
   redactor: Redactor;
-  authHint: string | undefined;
+  authSources: AuthSources | undefined;
+  /** The call used the legacy scheme (`X-Api-Key`). */
+  legacy: boolean;
 }): ApiError {
   const error = createApiError({
     method: init.method,
@@ -89,8 +92,9 @@ export function responseFailure(init: {
     cut: init.cut,
     redactor: init.redactor,
   });
-  if (error instanceof AuthenticationError && init.authHint !== undefined) {
-    retell(error, `${error.message}. ${init.authHint}`);
+  if (error instanceof AuthenticationError && init.authSources !== undefined) {
+    const hints = authHints(init.authSources);
+    retell(error, `${error.message}. ${init.legacy ? hints.legacy : hints.partner}`);
   }
   return error;
 }
