@@ -20,11 +20,11 @@ const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 39_800 + 1024);
 // 26,990 B: the buyer-facing view and status read apart from the partner's schemas (-1,447 B),
 // p-retry (-1,172 B) and the failure path (error factory, body redaction and cut: -709 B; a 401's
 // hints: -154 B) loaded on a call's first failure in the browser builds, no HoldLimit without
-// follows (about -280 B). What
-// remains: ky 2 (~8.1 KB gzip) and zod/mini (~7 KB) leave ~5 KB for our own code, which takes
-// ~12.7 KB alone (client option checks and messages, transport steps, the redactor, error classes,
-// the buyer's schemas and calls, all needed at import); meeting 20 KB needs a slimmer shared core
-// (or schema library), not more splitting. Until then this stops growth at 26,990 B plus 512 B.
+// follows (about -280 B). What remains: ky 2 (~8.1 KB gzip) and zod/mini (~7 KB) leave ~5 KB
+// for our own code, which takes ~12.7 KB alone (client option checks and messages, transport
+// steps, the redactor, error classes, the buyer's schemas and calls, all needed at import);
+// meeting 20 KB needs a slimmer shared core (or schema library), not more splitting. Until
+// then this stops growth at 26,990 B plus 512 B.
 const BUYER_TARGET_BYTES = 20 * 1024;
 const BUYER_BUDGET_BYTES = Number(process.env.SIZE_BUYER_BUDGET_BYTES ?? 26_990 + 512);
 
