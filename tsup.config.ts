@@ -41,6 +41,21 @@ const lazyKy: EsbuildPlugin = {
   },
 };
 
+// The browser-facing ESM builds (dist/index.js, dist/buyer.js) load what only a failed call runs
+// (p-retry, the error factory and body redaction: src/core/retry-load.ts, failure-load.ts) as
+// chunks of their own on the first failure. Node's builds and the tests keep them loaded with the
+// SDK: a dynamic import there would only add a wait (real I/O, unseen by a test's fake clock).
+const lazyOnFailure: EsbuildPlugin = {
+  name: 'lazy-on-failure',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(failure|retry)-load$/ }, (args) =>
+      /\/src\/core\/[\w-]+\.ts$/.test(args.importer)
+        ? { path: args.importer.replace(/[\w-]+\.ts$/, `${args.path.slice(2)}-lazy.ts`) }
+        : undefined,
+    );
+  },
+};
+
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
@@ -70,7 +85,13 @@ export default defineConfig([
   // viem (a devDependency: bundled, tree-shaken, into the testing entry's lazy chunk; the mock's
   // EIP-712 checks need nothing installed) reaches isows only through its WebSocket transport,
   // which the mock never loads: left external, it is dropped with that unused code.
-  { ...shared, format: ['esm'], noExternal: ['zod'], external: ['ky', 'p-retry', 'msw', 'isows'] },
+  {
+    ...shared,
+    format: ['esm'],
+    noExternal: ['zod'],
+    external: ['ky', 'p-retry', 'msw', 'isows'],
+    esbuildPlugins: [lazyOnFailure],
+  },
   // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
   // would carry the partner's resources into a wallet's bundle.
   {
@@ -79,6 +100,7 @@ export default defineConfig([
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw'],
+    esbuildPlugins: [lazyOnFailure],
   },
   // The main entry for Node's `import` (the "node" condition): the same code, ky loaded with the
   // first request. Its types are the main build's; the testing entries stay on the main build.

@@ -72,29 +72,25 @@ export {
   WalletRpcRequestSchema,
 } from './schemas/buyer';
 export type {
-  PaymentFailureCode,
-  PaymentInformation,
-  PaymentStatusResult,
-} from './schemas/payment-status';
-export {
-  PaymentInformationSchema,
-  PaymentStatusResultSchema,
-} from './schemas/payment-status';
-export type {
   Amount,
   AmountDisplay,
   KnownPaymentStatus,
   PaymentBuyer,
+  PaymentFailureCode,
+  PaymentInformation,
   PaymentStatus,
+  PaymentStatusResult,
   PaymentView,
   PaymentViewMerchant,
-} from './schemas/payments';
+} from './schemas/payment-view';
 export {
   AmountDisplaySchema,
   AmountSchema,
   FINAL_PAYMENT_STATUSES,
   PaymentBuyerSchema,
+  PaymentInformationSchema,
+  PaymentStatusResultSchema,
   PaymentViewMerchantSchema,
   PaymentViewSchema,
-} from './schemas/payments';
+} from './schemas/payment-view';
 export { VERSION } from './version';

@@ -2,7 +2,7 @@
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client-options';
-import { authHints, source } from './core/auth-hints';
+import type { CredentialSource } from './core/auth-hints';
 import { ConfigurationError } from './core/errors';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';
@@ -10,14 +10,19 @@ import { own } from './core/own';
 import { REDACTED, Redactor } from './core/redact';
 import { telemetryFrom } from './core/telemetry';
 import { type RequestHooks, Transport } from './core/transport';
-import { HoldLimit } from './follow/hold-limit';
-import type { ResourceContext } from './resources/resource';
+import type { BaseContext } from './resources/resource';
 import { VERSION } from './version';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
+
+/** `given` is the option as passed, `resolved` what the client uses (the option, else the env). */
+function source(given: string | undefined, resolved: string | undefined): CredentialSource {
+  if (resolved === undefined) return undefined;
+  return given !== undefined ? 'option' : 'env';
+}
 
 function env(name: string): string | undefined {
   const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
@@ -189,7 +194,7 @@ function checkHooks(hooks: RequestHooks | undefined): RequestHooks {
 export function clientParts(given: ClientOptions): {
   options: ClientOptions;
   resolved: Resolved;
-  context: ResourceContext;
+  context: BaseContext;
 } {
   // Own properties only: a polluted Object.prototype (baseUrl, fetch, headers…) changes nothing.
   const options = own(given) as ClientOptions;
@@ -217,10 +222,10 @@ export function clientParts(given: ClientOptions): {
     fetch: options.fetch,
     hooks: checkHooks(options.hooks),
     redactor,
-    authHints: authHints({
+    authSources: {
       apiKey: source(options.apiKey, r.apiKey),
       legacyApiKey: source(options.legacyApiKey, r.legacyApiKey),
-    }),
+    },
     // telemetry: checked here (a provider without getTracer/getMeter throws); undefined when off.
     telemetry: telemetryFrom(options.telemetry, r.baseUrl, redactor, VERSION),
     logger: new LevelLogger(
@@ -230,11 +235,7 @@ export function clientParts(given: ClientOptions): {
       options.logger !== undefined,
     ),
   });
-  const context: ResourceContext = {
-    transport,
-    merchantId: r.merchantId,
-    holdLimit: new HoldLimit(),
-  };
+  const context: BaseContext = { transport, merchantId: r.merchantId };
   return { options: { ...options }, resolved: r, context };
 }
 

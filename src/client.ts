@@ -1,5 +1,6 @@
 import type { ClientOptions } from './client-options';
 import { clientParts, describeClient, type Resolved } from './client-parts';
+import { HoldLimit } from './follow/hold-limit';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
@@ -40,7 +41,10 @@ export class MerchantGateway {
   readonly #resolved: Resolved;
 
   constructor(given: ClientOptions = {}) {
-    const { options, resolved, context } = clientParts(given);
+    const parts = clientParts(given);
+    const { options, resolved } = parts;
+    // What follows learn, per client; the buyer entry's client has none (client-parts.ts).
+    const context = { ...parts.context, holdLimit: new HoldLimit() };
     this.#options = options;
     this.#resolved = resolved;
     this.merchants = new Merchants(context);

@@ -5,9 +5,9 @@ import type { Options } from 'ky';
 import type * as z from 'zod/mini';
 import { MAX_ERROR_BODY_BYTES } from './api-error';
 import type { WithResponse } from './api-promise';
-import { type BodyAbort, readBody, redactThenCut } from './body';
+import { type BodyAbort, readBody } from './body';
 import { MerchantGatewayError, ResponseTooLargeError } from './errors';
-import { connectionFailure, responseFailure } from './failure';
+import { connectionError, loadFailurePath } from './failure-lazy';
 import { SDK_OWNED } from './headers';
 import { type KyParts, loadKy } from './ky';
 import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
@@ -71,6 +71,9 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
       config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
     }
     if (!response.ok) {
+      // Loaded on the first failure: a call that succeeds never pays for it.
+      const loaded = loadFailurePath();
+      const { redactThenCut, responseFailure } = loaded instanceof Promise ? await loaded : loaded;
       const kept = redactThenCut(body, errorLimit, config.redactor);
       const error = responseFailure({
         method: call.spec.method,
@@ -79,8 +82,8 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
         text: kept.text,
         cut: kept.cut,
         redactor: config.redactor,
-        authHint:
-          call.spec.auth === 'legacy' ? config.authHints?.legacy : config.authHints?.partner,
+        authSources: config.authSources,
+        legacy: call.spec.auth === 'legacy',
       });
       const recovered = call.outcomeUnknown
         ? call.spec.recoverAfterUnknownOutcome?.(error)
@@ -101,7 +104,8 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
     controller.abort();
     if (signal?.aborted) throw signal.reason;
     if (error instanceof MerchantGatewayError) throw error;
-    throw connectionFailure(error, label, timedOut, timeoutMs, config.redactor);
+    const failure = connectionError(error, label, timedOut, timeoutMs, config.redactor);
+    throw failure instanceof Promise ? await failure : failure;
   } finally {
     clearTimeout(timer);
     off?.();

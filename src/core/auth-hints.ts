@@ -1,17 +1,20 @@
+// Only a 401 reads these hints: the failure path (failure-path.ts) builds them from the sources a
+// client records at construction, so a browser bundle loads the wording with its first failure.
+
 /** Where a credential came from: the client's option, the environment, or nowhere. */
 export type CredentialSource = 'option' | 'env' | undefined;
 
-/** `given` is the option as passed, `resolved` what the client uses (the option, else the env). */
-export function source(given: string | undefined, resolved: string | undefined): CredentialSource {
-  if (resolved === undefined) return undefined;
-  return given !== undefined ? 'option' : 'env';
+/** Where each of a client's keys came from (no `apiKey` means the app scheme). */
+export interface AuthSources {
+  apiKey: CredentialSource;
+  legacyApiKey: CredentialSource;
 }
 
 /**
  * What a 401 tells the caller to check, per auth scheme: the setting's name, and the environment
  * variable when the value came from there; never the value. No `apiKey` means the app scheme.
  */
-export function authHints(from: { apiKey: CredentialSource; legacyApiKey: CredentialSource }): {
+export function authHints(from: AuthSources): {
   partner: string;
   legacy: string;
 } {

@@ -1,5 +1,4 @@
 // Step "read a bounded body" of a call: at most a limit of decoded bytes, cancellable at once.
-import type { Redactor } from './redact';
 
 /** A body read: its text, and whether it was cut at the size limit. */
 export interface Body {
@@ -71,21 +70,4 @@ function decode(chunks: Uint8Array[]): string {
     at += chunk.byteLength;
   }
   return UTF8.decode(all);
-}
-
-/**
- * An error body as the error may keep it: at most `limit` bytes, redacted BEFORE it is cut, so a
- * key straddling the cut leaves nothing of itself. `body` was read up to `limit` plus the
- * redactor's longest form, so a key that starts before the cut ends within what was read; when
- * even that was cut, what may be the start of a key at its very end is dropped first.
- */
-export function redactThenCut(body: Body, limit: number, redactor: Redactor): Body {
-  const text = redactor.string(body.text);
-  if (body.bytes <= limit && !body.cut) return { text, cut: false, bytes: body.bytes };
-  const encoded = new TextEncoder().encode(text);
-  const end = Math.min(
-    limit,
-    body.cut ? encoded.byteLength - Math.max(0, redactor.longestForm - 1) : encoded.byteLength,
-  );
-  return { text: UTF8.decode(encoded.subarray(0, Math.max(0, end))), cut: true, bytes: end };
 }

@@ -1,6 +1,7 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import type * as z from 'zod/mini';
 import type { ApiError } from './api-error';
+import type { AuthSources } from './auth-hints';
 import type { LevelLogger } from './logger';
 import type { Redactor } from './redact';
 import type { TelemetryHandle } from './telemetry';
@@ -62,10 +63,10 @@ export interface TransportConfig {
   redactor: Redactor;
   logger: LevelLogger;
   /**
-   * What a 401's message tells the caller to check, per auth scheme: the setting's name (and its
-   * environment variable), never its value.
+   * Where the client's keys came from, for what a 401's message tells the caller to check per
+   * auth scheme: the setting's name (and its environment variable), never its value.
    */
-  authHints?: { partner: string; legacy: string } | undefined;
+  authSources?: AuthSources | undefined;
   /** Spans and metrics; undefined (the default) costs nothing. */
   telemetry?: TelemetryHandle | undefined;
 }

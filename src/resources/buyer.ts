@@ -20,15 +20,19 @@ import {
   PaymentOptionsParamsSchema,
   PaymentOptionsSchema,
 } from '../schemas/buyer';
-import { type PaymentStatusResult, PaymentStatusResultSchema } from '../schemas/payment-status';
-import { type PaymentView, PaymentViewSchema } from '../schemas/payments';
+import {
+  type PaymentStatusResult,
+  PaymentStatusResultSchema,
+  type PaymentView,
+  PaymentViewSchema,
+} from '../schemas/payment-view';
 import type { BuyerPayParams } from './buyer-pay';
-import { paymentStatus } from './payment-actions';
-import type { ResourceContext } from './resource';
+import type { BaseContext } from './resource';
+import { paymentStatus } from './status-read';
 
 /** GET /v1/gateway/payment/{id}: `buyer.get`, and `payments.get` under its own name. */
 export function paymentView(
-  context: ResourceContext,
+  context: BaseContext,
   operation: string,
   paymentId: string,
   options: RequestOptions | undefined,
@@ -56,9 +60,9 @@ function outcomeUnknown(error: unknown): error is Error {
  * the other methods are its steps, for flows `pay` cannot run.
  */
 export class Buyer {
-  readonly #context: ResourceContext;
+  readonly #context: BaseContext;
 
-  constructor(context: ResourceContext) {
+  constructor(context: BaseContext) {
     this.#context = context;
   }
 

@@ -2,10 +2,17 @@ import { resolveMerchantId } from '../core/merchant-id';
 import type { Transport } from '../core/transport';
 import type { HoldLimit } from '../follow/hold-limit';
 
-/** What every resource shares: the transport, the client's default merchant, what follows learn. */
-export interface ResourceContext {
+/** What every client's resources share: the transport and the client's default merchant. */
+export interface BaseContext {
   transport: Transport;
   merchantId: string | undefined;
+}
+
+/**
+ * What the main client's resources share: the base, and what follows learn (the buyer entry has
+ * no follows, so its bundle carries no HoldLimit).
+ */
+export interface ResourceContext extends BaseContext {
   /** How long held status reads may ask to be held, lowered when an intermediary cuts one. */
   holdLimit: HoldLimit;
 }
@@ -15,7 +22,7 @@ export interface ResourceContext {
  * visible ASCII characters) by the one resolver every method that sends `Merchant-Id` uses.
  */
 export function merchantIdFor(
-  context: ResourceContext,
+  context: BaseContext,
   operation: string,
   merchantId: string | undefined,
 ): string {

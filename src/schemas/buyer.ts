@@ -3,7 +3,7 @@ import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../rules/buyer-inputs
 import { MAX_POLL_MS } from '../rules/ids';
 import { isCaip10AccountId } from '../rules/settlements';
 import { exact, maybe, openEnum, requiredString, responseObject, satisfying, text } from './common';
-import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payments';
+import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payment-view';
 
 // The Gateway API's shapes: what a wallet or a PSP's checkout backend sends and reads to pay a
 // payment. Built like the other schema modules: each response shape unnamed, given a named

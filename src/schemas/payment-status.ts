@@ -1,35 +1,17 @@
 import * as z from 'zod/mini';
 import { MAX_POLL_MS } from '../rules/ids';
 import { exact, maybe, openEnum, responseObject } from './common';
-import { AmountSchema, MerchantIdSchema, type PaymentStatus } from './payments';
+import { type PaymentFailureCode, PaymentInformationSchema } from './payment-view';
+import { MerchantIdSchema, type PaymentStatus } from './payments';
 
-/** Why a payment failed; the service documents one value so far, others may come. */
-export type PaymentFailureCode = 'declined_user' | (string & {});
-
-/** What a succeeded payment was paid with: the transaction hash and the token amount. */
-export const PaymentInformationSchema = responseObject({
-  /** Hash of the paying transaction. */
-  txId: z.string(),
-  /** The amount paid, in token units. */
-  optionAmount: AmountSchema,
-});
-/** The transaction and token amount of a succeeded payment. */
-export interface PaymentInformation extends z.output<typeof PaymentInformationSchema> {}
-
-/** What `GET /v1/payments/{id}/status` (and the gateway's status read) answers. */
-export const PaymentStatusResultSchema = responseObject({
-  status: openEnum<PaymentStatus>(),
-  /** True once the status can no longer change. */
-  isFinal: z.boolean(),
-  /** Milliseconds to wait before reading again; absent or null once final. */
-  pollInMs: maybe(z.number()),
-  /** Set when the payment failed. */
-  failureCode: maybe(openEnum<PaymentFailureCode>()),
-  /** Set when the payment succeeded. */
-  info: maybe(PaymentInformationSchema),
-});
-/** A payment's status as the status read returns it: `status`, `isFinal`, `pollInMs`, and why or how it ended. */
-export interface PaymentStatusResult extends z.output<typeof PaymentStatusResultSchema> {}
+// The status read's answer lives with the buyer-facing view (payment-view.ts), so the buyer entry
+// carries none of the merchant-side schemas below.
+export type {
+  PaymentFailureCode,
+  PaymentInformation,
+  PaymentStatusResult,
+} from './payment-view';
+export { PaymentInformationSchema, PaymentStatusResultSchema } from './payment-view';
 
 /** The settlement of a succeeded payment, once it was paid out to the merchant. */
 export const PaymentDetailsSettlementSchema = responseObject({

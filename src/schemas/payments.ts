@@ -1,12 +1,7 @@
 import * as z from 'zod/mini';
 import { CHECKOUT_URL_RULE, isCheckoutUrl } from '../rules/checkout';
 import { ID_LENGTH } from '../rules/ids';
-import {
-  FIAT_UNIT_PATTERN,
-  FINAL_PAYMENT_STATUSES as FINAL,
-  type KnownPaymentStatus,
-  MINOR_UNITS_PATTERN,
-} from '../rules/payments';
+import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../rules/payments';
 import {
   exact,
   matching,
@@ -16,13 +11,27 @@ import {
   responseObject,
   satisfying,
 } from './common';
+import type { PaymentStatus } from './payment-view';
 
-/** Payment statuses the service documents; others may come (and are not final). */
-export type PaymentStatus = KnownPaymentStatus | (string & {});
-export type { KnownPaymentStatus };
-
-/** Statuses after which a payment no longer changes. */
-export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = FINAL;
+// The buyer-facing view lives apart so the buyer entry's bundle carries none of the create schemas
+// below (their union, bigint and date pull zod code a wallet never runs).
+export type {
+  Amount,
+  AmountDisplay,
+  KnownPaymentStatus,
+  PaymentBuyer,
+  PaymentStatus,
+  PaymentView,
+  PaymentViewMerchant,
+} from './payment-view';
+export {
+  AmountDisplaySchema,
+  AmountSchema,
+  FINAL_PAYMENT_STATUSES,
+  PaymentBuyerSchema,
+  PaymentViewMerchantSchema,
+  PaymentViewSchema,
+} from './payment-view';
 
 // Each response shape is built unnamed, given a named interface (so hovers and errors say
 // `PaymentCreated`, not its fields), and exported as a schema typed by that interface.
@@ -66,71 +75,6 @@ export const PaymentCreatedSchema: z.ZodMiniType<PaymentCreated> = paymentCreate
 export interface CreatedPayment extends PaymentCreated {
   merchantId: string;
 }
-
-const amountDisplay = responseObject({
-  assetName: z.string(),
-  assetSymbol: z.string(),
-  /** Digits after the decimal point: `value / 10 ** decimals` is the amount in major units. */
-  decimals: z.number(),
-  iconUrl: maybe(z.string()),
-  networkIconUrl: maybe(z.string()),
-  networkName: maybe(z.string()),
-});
-/** How an amount is shown: names, symbol and decimals of its asset (and network, for tokens). */
-export interface AmountDisplay extends z.output<typeof amountDisplay> {}
-/** How an amount is shown: names, symbol and decimals of its asset (and network, for tokens). */
-export const AmountDisplaySchema: z.ZodMiniType<AmountDisplay> = amountDisplay;
-
-const amount = responseObject({
-  /** `iso4217/<currency>` for fiat, `caip19/<CAIP-19 asset id>` for a token. */
-  unit: z.string(),
-  /** A string of digits in minor units (the smallest unit of the currency or token). */
-  value: z.string(),
-  display: AmountDisplaySchema,
-});
-/** An amount with its display: `value` is a digit string in minor units of `unit`. */
-export interface Amount extends z.output<typeof amount> {}
-/** An amount with its display: `value` is a digit string in minor units of `unit`. */
-export const AmountSchema: z.ZodMiniType<Amount> = amount;
-
-const paymentBuyer = responseObject({
-  /** The buyer's account, CAIP-10. */
-  accountCaip10: z.string(),
-  accountProviderIcon: maybe(z.string()),
-  accountProviderName: maybe(z.string()),
-});
-/** The wallet that pays: its CAIP-10 account and, when known, its provider's name and icon. */
-export interface PaymentBuyer extends z.output<typeof paymentBuyer> {}
-/** The wallet that pays: its CAIP-10 account and, when known, its provider's name and icon. */
-export const PaymentBuyerSchema: z.ZodMiniType<PaymentBuyer> = paymentBuyer;
-
-const paymentViewMerchant = responseObject({
-  iconUrl: maybe(z.string()),
-  name: z.string(),
-});
-/** The merchant as the buyer-facing view names it. */
-export interface PaymentViewMerchant extends z.output<typeof paymentViewMerchant> {}
-/** The merchant as the buyer-facing view names it. */
-export const PaymentViewMerchantSchema: z.ZodMiniType<PaymentViewMerchant> = paymentViewMerchant;
-
-const paymentView = responseObject({
-  status: openEnum<PaymentStatus>(),
-  /** Seconds since the epoch. */
-  expiresAt: z.number(),
-  /** The token amount to pay: `unit` is `caip19/<CAIP-19 asset id>`, `value` in its smallest unit. */
-  amount: AmountSchema,
-  /** Null until a buyer has begun paying. */
-  buyer: maybe(PaymentBuyerSchema),
-  merchant: PaymentViewMerchantSchema,
-  /** Sent by newer services; honoured by polling when present. */
-  isFinal: z.optional(z.boolean()),
-  /** Sent by newer services; honoured by polling when present. */
-  pollInMs: maybe(z.number()),
-});
-/** The buyer-facing view of a payment that `payments.get` returns. */
-export interface PaymentView extends z.output<typeof paymentView> {}
-/** A payment as the buyer-facing gateway shows it: only what a buyer needs to begin paying. */
-export const PaymentViewSchema: z.ZodMiniType<PaymentView> = paymentView;
 
 /** A whole number of minor units: digits, or a non-negative safe integer or bigint. */
 const minorUnits = z.union(

@@ -1,0 +1,78 @@
+// Why: in a browser, what only a failed call runs is a chunk of its own (src/core/*-load-lazy.ts).
+// Should it fail to load, a call must still end in one of the SDK's errors with no key in it,
+// never in the loader's foreign error, and never be sent again without the retry policy.
+import { ConnectionError, MerchantGateway, ServerError } from 'merchant-gateway';
+import { describe, expect, test, vi } from 'vitest';
+import { API_KEY, BASE_URL, HttpResponse, http, useMsw } from '../../support';
+
+const chunks = vi.hoisted(() => ({ failurePath: true, pRetry: true }));
+vi.mock('../../../src/core/failure-load', async (original) => {
+  const real = await original<typeof import('../../../src/core/failure-load')>();
+  return {
+    loadFailurePath: () =>
+      chunks.failurePath
+        ? Promise.reject(
+            new TypeError(
+              'Failed to fetch dynamically imported module: sk_live_TOPSECRET_partner_key',
+            ),
+          )
+        : real.loadFailurePath(),
+  };
+});
+vi.mock('../../../src/core/retry-load', async (original) => {
+  const real = await original<typeof import('../../../src/core/retry-load')>();
+  return {
+    loadPRetry: () =>
+      chunks.pRetry
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module: p-retry'))
+        : real.loadPRetry(),
+  };
+});
+
+const server = useMsw();
+const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
+
+describe('a failure path that cannot load', () => {
+  test('turns an error response into a redacted ConnectionError', async () => {
+    chunks.failurePath = true;
+    chunks.pRetry = false;
+    let sent = 0;
+    server.use(
+      http.get(URL_1, () => {
+        sent += 1;
+        return HttpResponse.json(
+          { code: 'not_found', message: 'no such merchant' },
+          { status: 404 },
+        );
+      }),
+    );
+    const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 0 });
+    const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(
+      /^GET \/v1\/merchants\/mer_1: after 1 attempt in \d+ ms: connection failed$/,
+    );
+    expect(sent).toBe(1);
+    expect(String((error as Error).cause)).toContain('***');
+    expect(String((error as Error).cause)).not.toContain(API_KEY);
+  });
+});
+
+describe('a retry machinery that cannot load', () => {
+  test('fails a call with its first error, sent once', async () => {
+    chunks.failurePath = false;
+    chunks.pRetry = true;
+    let sent = 0;
+    server.use(
+      http.get(URL_1, () => {
+        sent += 1;
+        return HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 503 });
+      }),
+    );
+    const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 2 });
+    const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 503, code: 'internal_error' });
+    expect(sent).toBe(1);
+  });
+});
