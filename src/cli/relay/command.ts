@@ -30,7 +30,7 @@ relay. SIGTERM or Ctrl+C lets deliveries in flight end and saves the state.
 ${CLIENT_HELP}
 `;
 
-/** Undelivered events held in memory before the follower pauses (the rest wait at the service). */
+/** Undelivered events held in memory; the next ones spill to disk until deliveries catch up. */
 const MAX_BACKLOG = 1_000;
 /** Payments delivered to at once. */
 const CONCURRENCY = 16;
@@ -120,12 +120,15 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     close = pg.close;
   } else {
     store = values.state === undefined ? undefined : new FileStateStore(values.state);
-    sink = new Outbox({
+    const outbox = new Outbox({
       url,
       key,
       retryDelaysMs,
       concurrency: CONCURRENCY,
       timeoutMs: DELIVERY_TIMEOUT_MS,
+      maxHeld: maxBacklog,
+      // Beside the state file; without one, a temporary directory (the backlog still leaves the heap).
+      spillAt: values.state,
       warn,
       onSettled(event, ok) {
         if (ok) {
@@ -146,6 +149,8 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
         relay?.gone();
       },
     });
+    sink = outbox;
+    close = () => outbox.close();
     if (store === undefined) {
       warn('no --state or --database-url: undelivered events are lost when the relay stops');
     }
@@ -155,7 +160,6 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     sink,
     store,
     sweepIntervalMs,
-    maxBacklog,
     warn,
     onStarted: (followed, resumed) =>
       warn(

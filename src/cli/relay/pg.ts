@@ -109,23 +109,38 @@ export async function connectPg(options: PgOptions): Promise<{
     },
   };
 
-  /** Sends not yet committed: kept in the state so a kill between yield and insert loses nothing. */
+  /**
+   * Sends not yet committed: kept in the state so a kill between yield and insert loses nothing.
+   * One at a time (the relay awaits each push), so the heap holds one event whatever the backlog:
+   * the queue itself is in PostgreSQL.
+   */
   const sending = new Map<string, RelayEvent>();
   let stopping = false;
   const sink: EventSink = {
-    size: 0,
     events: () => [...sending.values()],
     async push(event) {
       sending.set(event.id, event);
-      try {
-        await boss.send(name, event, { id: jobIdOf(event.id), singletonKey: event.data.paymentId });
-        sending.delete(event.id);
-      } catch (error) {
-        // Kept in `sending`: the state holds it and the next start sends it again.
-        warn(`queueing ${event.id}: ${(error as Error).message}`);
+      // A database that is down holds the relay's reading back (the follower queues at most a few
+      // changes per open payment) rather than letting unsent events pile up or overtake each other.
+      for (let wait = 500; ; wait = Math.min(wait * 2, 10_000)) {
+        try {
+          await boss.send(name, event, {
+            id: jobIdOf(event.id),
+            singletonKey: event.data.paymentId,
+          });
+          sending.delete(event.id);
+          return;
+        } catch (error) {
+          // Kept in `sending`: a state saved now holds it and the next start sends it again.
+          warn(`queueing ${event.id}: ${(error as Error).message}; again in ${wait} ms`);
+          if (stopping) return;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          if (stopping) return;
+        }
       }
     },
-    async start() {
+    async start(saved) {
+      for (const event of saved.events) await sink.push(event);
       await boss.work<RelayEvent>(
         name,
         { localConcurrency: options.concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
