@@ -18,7 +18,8 @@ per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-
   --secret whsec_...    the signing secret: whsec_ + base64 of 24 to 64 bytes
                         (or env MERCHANT_GATEWAY_WEBHOOK_SECRET, kept out of shell history)
   --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
-                        loses nothing
+                        loses nothing; past 1,000 undelivered events the next ones spill to
+                        FILE.spill-*.jsonl (without --state, to a temporary directory)
   --database-url URL    keep them in PostgreSQL (pg-boss, installed beside merchant-gateway): several
                         relays share the work, each change delivered once between them
   --sweep-interval MS   how often the partner's list is read for new payments (default 5000)
