@@ -63,16 +63,6 @@ export class Outbox {
     this.#options = options;
   }
 
-  /** Events held in memory (queued, in flight or parked). */
-  get size(): number {
-    return this.#size;
-  }
-
-  /** Events spilled to disk and not yet read back. */
-  get spilled(): number {
-    return this.#spill.size;
-  }
-
   /**
    * Queues an event behind the earlier ones of its payment, in memory while there is room and
    * nothing older on disk, else on disk (the promise is backpressure while its lines are written).
