@@ -25,6 +25,9 @@ export interface PgOptions {
   onGone(event: RelayEvent): void;
 }
 
+/** Jobs read at once when looking for the events that used up their attempts. */
+const FIND_PAGE = 1_000;
+
 /** A UUID (version-8 layout) from an event id: the same change, the same job. */
 function jobIdOf(eventId: string): string {
   const hex = createHash('sha256').update(eventId).digest('hex');
@@ -82,9 +85,18 @@ export async function connectPg(options: PgOptions): Promise<{
       'CREATE TABLE IF NOT EXISTS merchant_gateway_relay_state (name text PRIMARY KEY, state jsonb NOT NULL, saved_at timestamptz NOT NULL)',
     );
     // Events that used up their attempts before: retried at this start, as the contract keeps them.
-    const failed = await boss.findJobs(name, { queued: false, limit: 100_000 });
-    const ids = failed.filter((job) => job.state === 'failed').map((job) => job.id);
-    if (ids.length > 0) await boss.retry(name, ids);
+    // A page at a time: a queue with a long history does not come into the heap at once.
+    for (let after: string | undefined; ; ) {
+      const page = await boss.findJobs(name, {
+        queued: false,
+        limit: FIND_PAGE,
+        ...(after === undefined ? {} : { after }),
+      });
+      const ids = page.filter((job) => job.state === 'failed').map((job) => job.id);
+      if (ids.length > 0) await boss.retry(name, ids);
+      after = page.at(-1)?.id;
+      if (page.length < FIND_PAGE) break;
+    }
   } finally {
     await setup.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => {});
     setup.release();
