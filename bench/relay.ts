@@ -1,7 +1,8 @@
 // The relay's figures on this machine (issue 30): deliveries per second, and the time from a status
 // change at the service to its delivery (p50, p99), the relay running as its own process against
-// the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`
+// (`--drain`: deliveries alone from a state file; `--spill`: the same past the memory bound).
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -97,8 +98,11 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   await service.close();
 }
 
-/** Deliveries alone: 5,000 events queued in a state file while the receiver was down, then drained. */
-async function drain(count: number): Promise<void> {
+/**
+ * Deliveries alone: 5,000 events queued in a state file while the receiver was down, then drained;
+ * with `spill`, the default bound of 1,000 in memory, so 4,000 are read back from spill segments.
+ */
+async function drain(count: number, spill: boolean): Promise<void> {
   const service = await startMockService();
   const gateway = service.gateway.withOptions({ fetch: service.mock.fetch });
   const ids: string[] = [];
@@ -116,7 +120,12 @@ async function drain(count: number): Promise<void> {
   const secret = newSecret();
   const receiver = await startReceiver(secret);
   await receiver.down();
-  const state = join(mkdtempSync(join(tmpdir(), 'relay-bench-')), 'state.json');
+  const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+  const state = join(dir, 'state.json');
+  const spilled = () =>
+    readdirSync(dir)
+      .filter((name) => name.includes('.spill-'))
+      .reduce((n, name) => n + readFileSync(join(dir, name), 'utf8').split('\n').length - 1, 0);
   const args = [
     'relay',
     '--forward-to',
@@ -128,19 +137,23 @@ async function drain(count: number): Promise<void> {
     '--sweep-interval',
     '500',
   ];
-  const env = { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' };
+  const env = spill
+    ? service.env
+    : { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' };
   const first = spawnCli(args, env);
   await until(() => first.stderr().includes('following'), 60_000);
   for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
   await until(() => {
     try {
-      return JSON.parse(readFileSync(state, 'utf8')).events.length === count;
+      return JSON.parse(readFileSync(state, 'utf8')).events.length + spilled() === count;
     } catch {
       return false;
     }
   }, 60_000);
   first.kill('SIGTERM');
   await first.exited;
+  const heapDown = /peak heap ([\d.]+) MiB/.exec(first.stderr())?.[1];
+  const onDisk = spilled();
   await receiver.open();
   const second = spawnCli(args, env);
   await until(() => receiver.deliveries.length > 0, 60_000);
@@ -150,14 +163,14 @@ async function drain(count: number): Promise<void> {
   second.kill('SIGTERM');
   await second.exited;
   console.log(
-    `${count} queued events drained in ${seconds.toFixed(1)} s = ${Math.round(count / seconds)} deliveries/s (16 at once, each verified by the receiver)`,
+    `${count} queued events (${onDisk} of them spilled to disk; peak heap ${heapDown} MiB while the receiver was down, ${/peak heap ([\d.]+) MiB/.exec(second.stderr())?.[1]} MiB draining) drained in ${seconds.toFixed(1)} s = ${Math.round(count / seconds)} deliveries/s (16 at once, each verified by the receiver)`,
   );
   await receiver.close();
   await service.close();
 }
 
-if (process.argv.includes('--drain')) {
-  await drain(5_000);
+if (process.argv.includes('--drain') || process.argv.includes('--spill')) {
+  await drain(5_000, process.argv.includes('--spill'));
   process.exit(0);
 }
 await run(8, 6, 5_000);

@@ -59,7 +59,6 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
   if (values.all) {
     let relay: Relay | undefined;
     const sink = {
-      size: 0,
       events: (): RelayEvent[] => [],
       start() {},
       async drain() {},
@@ -70,7 +69,6 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
       sink,
       store: undefined,
       sweepIntervalMs,
-      maxBacklog: Number.POSITIVE_INFINITY,
       warn: (message) => io.stderr(`${live ? CLEAR : ''}merchant-gateway: ${message}\n`),
     });
     if (live) io.stdout(status(0));

@@ -18,7 +18,8 @@ per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-
   --secret whsec_...    the signing secret: whsec_ + base64 of 24 to 64 bytes
                         (or env MERCHANT_GATEWAY_WEBHOOK_SECRET, kept out of shell history)
   --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
-                        loses nothing
+                        loses nothing; past 1,000 undelivered events the next ones spill to
+                        FILE.spill-*.jsonl (without --state, to a temporary directory)
   --database-url URL    keep them in PostgreSQL (pg-boss, installed beside merchant-gateway): several
                         relays share the work, each change delivered once between them
   --sweep-interval MS   how often the partner's list is read for new payments (default 5000)
@@ -30,7 +31,7 @@ relay. SIGTERM or Ctrl+C lets deliveries in flight end and saves the state.
 ${CLIENT_HELP}
 `;
 
-/** Undelivered events held in memory before the follower pauses (the rest wait at the service). */
+/** Undelivered events held in memory; the next ones spill to disk until deliveries catch up. */
 const MAX_BACKLOG = 1_000;
 /** Payments delivered to at once. */
 const CONCURRENCY = 16;
@@ -120,12 +121,15 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     close = pg.close;
   } else {
     store = values.state === undefined ? undefined : new FileStateStore(values.state);
-    sink = new Outbox({
+    const outbox = new Outbox({
       url,
       key,
       retryDelaysMs,
       concurrency: CONCURRENCY,
       timeoutMs: DELIVERY_TIMEOUT_MS,
+      maxHeld: maxBacklog,
+      // Beside the state file; without one, a temporary directory (the backlog still leaves the heap).
+      spillAt: values.state,
       warn,
       onSettled(event, ok) {
         if (ok) {
@@ -146,6 +150,8 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
         relay?.gone();
       },
     });
+    sink = outbox;
+    close = () => outbox.close();
     if (store === undefined) {
       warn('no --state or --database-url: undelivered events are lost when the relay stops');
     }
@@ -155,7 +161,6 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     sink,
     store,
     sweepIntervalMs,
-    maxBacklog,
     warn,
     onStarted: (followed, resumed) =>
       warn(

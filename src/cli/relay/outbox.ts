@@ -2,7 +2,16 @@
  * The relay's deliveries in this process: one queue per payment (its events in order, one in
  * flight at a time), a few payments delivered at once, each event retried with backoff and the
  * same `webhook-id`, then kept ("parked") for the next start when the receiver never took it.
+ *
+ * At most `maxHeld` events are held in memory: past that, events spill to disk (spill.ts) in the
+ * order they came, and every later one follows them there until the spill is read back, half a
+ * bound at a time, as deliveries free room. So the heap is bounded whatever the backlog, and one
+ * payment's events keep their order (memory holds only events older than any on disk).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Spill } from './spill';
 import { attempt, type RelayEvent } from './webhook';
 
 /**
@@ -20,6 +29,13 @@ export interface OutboxOptions {
   concurrency: number;
   /** Per attempt. */
   timeoutMs: number;
+  /** Events held in memory; the next ones spill to disk until deliveries catch up. */
+  maxHeld: number;
+  /**
+   * Path prefix of the spill segments (`--state FILE`: beside it), kept until a saved state holds
+   * what was read back; undefined: a temporary directory, removed at the end (nothing survives).
+   */
+  spillAt: string | undefined;
   warn(message: string): void;
   /** After each delivery (and parking): the relay saves state and may resume its follower. */
   onSettled(event: RelayEvent, delivered: boolean): void;
@@ -39,18 +55,32 @@ export class Outbox {
   #workers: Promise<void>[] = [];
   #stopping = false;
   #size = 0;
+  #spill!: Spill;
+  #temporary: string | undefined;
+  #refilling: Promise<void> | undefined;
 
   constructor(options: OutboxOptions) {
     this.#options = options;
   }
 
-  /** Events held (queued, in flight or parked). */
-  get size(): number {
-    return this.#size;
+  /**
+   * Queues an event behind the earlier ones of its payment, in memory while there is room and
+   * nothing older on disk, else on disk (the promise is backpressure while its lines are written).
+   */
+  push(event: RelayEvent): Promise<void> | undefined {
+    const spill = this.#spill;
+    if (spill.size > 0 || this.#refilling !== undefined) return spill.append(event);
+    if (this.#size >= this.#options.maxHeld) {
+      this.#options.warn(
+        `${this.#size} events wait for delivery: the next ones spill to ${spill.where} until the receiver catches up`,
+      );
+      return spill.append(event);
+    }
+    this.#hold(event);
+    return undefined;
   }
 
-  /** Queues an event behind the earlier ones of its payment; one already queued is not repeated. */
-  push(event: RelayEvent): void {
+  #hold(event: RelayEvent): void {
     const paymentId = event.data.paymentId;
     let queue = this.#queues.get(paymentId);
     if (queue?.some((queued) => queued.id === event.id)) return;
@@ -64,13 +94,68 @@ export class Outbox {
     this.#size++;
   }
 
-  /** Every event held, each payment's in order: what the state keeps. */
+  /** Every event held in memory, each payment's in order: what the state keeps beside the spill. */
   events(): RelayEvent[] {
     return [...this.#queues.values()].flat();
   }
 
-  start(): void {
+  /** The spill segment the state records (`spillFrom`), and every event pushed so far on disk. */
+  persist(): { spillFrom: number; durable: Promise<void> } {
+    return { spillFrom: this.#spill.from, durable: this.#spill.durable() };
+  }
+
+  /** A state recording `spillFrom` is saved: the segments read back before it go. */
+  saved(spillFrom: number): Promise<void> {
+    return this.#spill.release(spillFrom);
+  }
+
+  /** Takes back the saved events (into memory) and the spill a previous run left, then delivers. */
+  async start(saved: { events: RelayEvent[]; spillFrom?: number | undefined }): Promise<void> {
+    let base = this.#options.spillAt;
+    if (base === undefined) {
+      this.#temporary = await mkdtemp(join(tmpdir(), 'merchant-gateway-relay-'));
+      base = join(this.#temporary, 'events');
+    }
+    this.#spill = await Spill.open({
+      base,
+      segmentSize: Math.max(1, Math.floor(this.#options.maxHeld / 2)),
+      from: saved.spillFrom ?? 0,
+      deleteOnRead: this.#temporary !== undefined,
+    });
+    // Older than anything on disk: held whatever their number (the state held them in memory before).
+    for (const event of saved.events) this.#hold(event);
+    this.#refill();
     for (let i = 0; i < this.#options.concurrency; i++) this.#workers.push(this.#worker());
+  }
+
+  /** After the last save: the segment being written closed (a temporary spill removed). */
+  async close(): Promise<void> {
+    await this.#refilling;
+    await this.#spill?.close();
+    if (this.#temporary !== undefined) await rm(this.#temporary, { recursive: true, force: true });
+  }
+
+  /** Reads the oldest spill segment back once memory is down to half its bound. */
+  #refill(): void {
+    const spill = this.#spill;
+    if (this.#refilling !== undefined || this.#stopping) return;
+    if (spill.size === 0 || this.#size > this.#options.maxHeld / 2) return;
+    this.#refilling = spill
+      .read((events) => {
+        for (const event of events) this.#hold(event);
+      })
+      .then(
+        () => {
+          this.#refilling = undefined;
+          if (spill.size === 0)
+            this.#options.warn('the spill is read back: events held in memory again');
+          this.#refill();
+        },
+        (error: Error) => {
+          this.#refilling = undefined;
+          this.#options.warn(`reading back ${spill.where}: ${error.message}`);
+        },
+      );
   }
 
   /** Stops taking events; resolves when the attempts in flight have ended (each at most `timeoutMs`). */
@@ -130,6 +215,7 @@ export class Outbox {
       this.#size--;
       if (queue.length > 0) this.#ready.push(paymentId);
       else this.#queues.delete(paymentId);
+      this.#refill();
       this.#options.onSettled(event, true);
     }
   }

@@ -25,6 +25,9 @@ export interface PgOptions {
   onGone(event: RelayEvent): void;
 }
 
+/** Jobs read at once when looking for the events that used up their attempts. */
+const FIND_PAGE = 1_000;
+
 /** A UUID (version-8 layout) from an event id: the same change, the same job. */
 function jobIdOf(eventId: string): string {
   const hex = createHash('sha256').update(eventId).digest('hex');
@@ -82,9 +85,18 @@ export async function connectPg(options: PgOptions): Promise<{
       'CREATE TABLE IF NOT EXISTS merchant_gateway_relay_state (name text PRIMARY KEY, state jsonb NOT NULL, saved_at timestamptz NOT NULL)',
     );
     // Events that used up their attempts before: retried at this start, as the contract keeps them.
-    const failed = await boss.findJobs(name, { queued: false, limit: 100_000 });
-    const ids = failed.filter((job) => job.state === 'failed').map((job) => job.id);
-    if (ids.length > 0) await boss.retry(name, ids);
+    // A page at a time: a queue with a long history does not come into the heap at once.
+    for (let after: string | undefined; ; ) {
+      const page = await boss.findJobs(name, {
+        queued: false,
+        limit: FIND_PAGE,
+        ...(after === undefined ? {} : { after }),
+      });
+      const ids = page.filter((job) => job.state === 'failed').map((job) => job.id);
+      if (ids.length > 0) await boss.retry(name, ids);
+      after = page.at(-1)?.id;
+      if (page.length < FIND_PAGE) break;
+    }
   } finally {
     await setup.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => {});
     setup.release();
@@ -109,23 +121,38 @@ export async function connectPg(options: PgOptions): Promise<{
     },
   };
 
-  /** Sends not yet committed: kept in the state so a kill between yield and insert loses nothing. */
+  /**
+   * Sends not yet committed: kept in the state so a kill between yield and insert loses nothing.
+   * One at a time (the relay awaits each push), so the heap holds one event whatever the backlog:
+   * the queue itself is in PostgreSQL.
+   */
   const sending = new Map<string, RelayEvent>();
   let stopping = false;
   const sink: EventSink = {
-    size: 0,
     events: () => [...sending.values()],
     async push(event) {
       sending.set(event.id, event);
-      try {
-        await boss.send(name, event, { id: jobIdOf(event.id), singletonKey: event.data.paymentId });
-        sending.delete(event.id);
-      } catch (error) {
-        // Kept in `sending`: the state holds it and the next start sends it again.
-        warn(`queueing ${event.id}: ${(error as Error).message}`);
+      // A database that is down holds the relay's reading back (the follower queues at most a few
+      // changes per open payment) rather than letting unsent events pile up or overtake each other.
+      for (let wait = 500; ; wait = Math.min(wait * 2, 10_000)) {
+        try {
+          await boss.send(name, event, {
+            id: jobIdOf(event.id),
+            singletonKey: event.data.paymentId,
+          });
+          sending.delete(event.id);
+          return;
+        } catch (error) {
+          // Kept in `sending`: a state saved now holds it and the next start sends it again.
+          warn(`queueing ${event.id}: ${(error as Error).message}; again in ${wait} ms`);
+          if (stopping) return;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          if (stopping) return;
+        }
       }
     },
-    async start() {
+    async start(saved) {
+      for (const event of saved.events) await sink.push(event);
       await boss.work<RelayEvent>(
         name,
         { localConcurrency: options.concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },

@@ -4,9 +4,9 @@
  * each status change into one event for the sink (deliveries here, or a PostgreSQL queue), and
  * keeps its state so that a restart loses nothing.
  *
- * Memory stays bounded whatever the backlog: past `maxBacklog` undelivered events the follower is
- * closed after its checkpoint and reopened from it once half are delivered. Changes seen meanwhile
- * wait at the service, recorded by the checkpoint's last status: the reopened follower yields them.
+ * It never stops following, however slow the receiver: an intermediate status that lasts less
+ * than the backlog takes to drain still yields its event. The sink bounds its own memory (the
+ * outbox spills events to disk past its bound; PostgreSQL keeps the queue in the database).
  */
 import {
   type MerchantGateway,
@@ -27,13 +27,16 @@ const OPEN_STATUSES = ['requires_action', 'processing'] as const;
 
 /** Where events go: deliveries in this process, or a shared queue. */
 export interface EventSink {
-  /** Takes one event (for one payment, after its earlier ones). */
-  push(event: RelayEvent): void | Promise<void>;
-  /** Events held in this process's memory. */
-  readonly size: number;
+  /** Takes one event (for one payment, after its earlier ones); a promise is backpressure. */
+  push(event: RelayEvent): void | Promise<void> | undefined;
   /** The events to keep in the state (none when the sink keeps them itself). */
   events(): RelayEvent[];
-  start(): void | Promise<void>;
+  /** Before a save: the spill segment the state records, and every event pushed so far on disk. */
+  persist?(): { spillFrom: number; durable: Promise<void> };
+  /** A state recording `spillFrom` is saved. */
+  saved?(spillFrom: number): Promise<void>;
+  /** Takes back what a previous run saved (its events, before any new one), then delivers. */
+  start(saved: Pick<RelayState, 'events' | 'spillFrom'>): void | Promise<void>;
   /** Ends the deliveries in flight, starts no more. */
   drain(): Promise<void>;
 }
@@ -45,8 +48,6 @@ export interface RelayOptions {
   store: StateStore | undefined;
   /** `--sweep-interval`: the follower's sweeps and the look for new payments. */
   sweepIntervalMs: number;
-  /** Undelivered events held in memory before the follower pauses. */
-  maxBacklog: number;
   /** Held status reads of the follower. */
   maxHeldReads?: number | undefined;
   /** The longest a change waits before the state holding it is written. @default 250 */
@@ -66,8 +67,8 @@ export class Relay {
   readonly #options: RelayOptions;
   #state!: RelayState;
   #follower: PaymentFollower | undefined;
-  /** The checkpoint of a follower paused for backlog, until it is reopened. */
-  #paused: PaymentFollowerCheckpoint | undefined;
+  /** The checkpoint of the follower closed at the stop. */
+  #last: PaymentFollowerCheckpoint | undefined;
   #discoveryTimer: ReturnType<typeof setTimeout> | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
@@ -82,9 +83,9 @@ export class Relay {
     });
   }
 
-  /** Payments followed (or waiting in a paused checkpoint). */
+  /** Payments followed. */
   get followed(): number {
-    return this.#follower?.size ?? this.#paused?.payments.length ?? 0;
+    return this.#follower?.size ?? 0;
   }
 
   /** Runs until `stop` settles or the relay cannot go on; drains and saves before resolving. */
@@ -92,8 +93,7 @@ export class Relay {
     const { sink, store } = this.#options;
     const saved = await store?.load();
     this.#state = saved ?? (await this.#firstStart());
-    for (const event of this.#state.events) await sink.push(event);
-    await sink.start();
+    await sink.start(this.#state);
     this.#follow(this.#state.checkpoint);
     await this.#save();
     this.#scheduleDiscovery(0);
@@ -106,7 +106,7 @@ export class Relay {
     clearTimeout(this.#discoveryTimer);
     const checkpoint = this.#checkpoint();
     this.#follower?.close();
-    this.#paused = checkpoint;
+    this.#last = checkpoint;
     await sink.drain();
     clearTimeout(this.#saveTimer);
     await this.#saving;
@@ -114,18 +114,9 @@ export class Relay {
     return end;
   }
 
-  /** The sink delivered (or parked) an event: save soon, and reopen a paused follower at half. */
+  /** The sink delivered (or parked) an event: save soon. */
   settled(): void {
     this.#dirty();
-    const paused = this.#paused;
-    if (
-      paused !== undefined &&
-      !this.#stopping &&
-      this.#options.sink.size <= this.#options.maxBacklog / 2
-    ) {
-      this.#paused = undefined;
-      this.#follow(paused);
-    }
   }
 
   /** The receiver answered 410 Gone. */
@@ -165,7 +156,7 @@ export class Relay {
   #checkpoint(): PaymentFollowerCheckpoint {
     return this.#follower?.closed === false
       ? this.#follower.checkpoint()
-      : (this.#paused ?? this.#state.checkpoint);
+      : (this.#last ?? this.#state.checkpoint);
   }
 
   #follow(resumeFrom: PaymentFollowerCheckpoint): void {
@@ -189,15 +180,15 @@ export class Relay {
     this.#follower = follower;
     void (async () => {
       try {
-        for await (const change of follower) await this.#onChange(change, follower);
+        for await (const change of follower) await this.#onChange(change);
       } catch (error) {
         if (!this.#stopping) this.#end({ reason: 'failed', error: error as Error });
       }
     })();
   }
 
-  async #onChange(change: PaymentStatusChange, follower: PaymentFollower): Promise<void> {
-    const { sink, maxBacklog } = this.#options;
+  async #onChange(change: PaymentStatusChange): Promise<void> {
+    const { sink } = this.#options;
     if (change.previousStatus === undefined) {
       const seen = this.#state.firstSeen[change.paymentId];
       delete this.#state.firstSeen[change.paymentId];
@@ -206,14 +197,6 @@ export class Relay {
     }
     await sink.push(eventOf(change));
     this.#dirty();
-    if (sink.size >= maxBacklog && this.#follower === follower && !this.#stopping) {
-      this.#options.warn(
-        `${sink.size} events wait for delivery: following paused until half are delivered (the changes wait at the service)`,
-      );
-      this.#paused = follower.checkpoint();
-      follower.close();
-      this.#follower = undefined;
-    }
   }
 
   // ------------------------------------------------------------ new payments
@@ -233,8 +216,6 @@ export class Relay {
 
   /** Lists the payments created since the last look (less the overlap) and follows the new ones. */
   async #discover(): Promise<void> {
-    // Paused for backlog: the next look after it reopens finds them (the mark has not moved).
-    if (this.#follower === undefined) return;
     const state = this.#state;
     const list = this.#options.gateway.partnerPayments.list({
       startTs: new Date(Math.max(0, state.since - OVERLAP_MS)),
@@ -279,14 +260,19 @@ export class Relay {
   async #save(): Promise<void> {
     const { store, sink } = this.#options;
     if (store === undefined) return;
-    // One synchronous snapshot: every change the checkpoint counts as yielded is delivered or in `events`.
+    // One synchronous snapshot: every change the checkpoint counts as yielded is delivered, in
+    // `events`, or in a spill segment from `spillFrom` on (on disk before the state is written).
+    const persisted = sink.persist?.();
     const snapshot: RelayState = {
       ...this.#state,
       checkpoint: this.#checkpoint(),
       events: sink.events(),
+      ...(persisted === undefined ? {} : { spillFrom: persisted.spillFrom }),
     };
     try {
+      await persisted?.durable;
       await store.save(snapshot);
+      if (persisted !== undefined) await sink.saved?.(persisted.spillFrom);
     } catch (error) {
       this.#options.warn(`saving the state to ${store.where}: ${(error as Error).message}`);
     }

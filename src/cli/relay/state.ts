@@ -19,8 +19,13 @@ export interface RelayState {
   firstSeen: Record<string, string>;
   /** The follower's checkpoint: every open payment and the last status delivered or queued. */
   checkpoint: PaymentFollowerCheckpoint;
-  /** Events not yet delivered, each payment's in order (empty with `--database-url`). */
+  /** Events not yet delivered and held in memory, each payment's in order (empty with `--database-url`). */
   events: RelayEvent[];
+  /**
+   * The first spill segment (`FILE.spill-<n>.jsonl`) not read back into `events`: the undelivered
+   * events beyond the memory bound are in it and the ones after it, in order. @default 0
+   */
+  spillFrom?: number | undefined;
 }
 
 /** Where a relay's state lives between runs. */
@@ -49,7 +54,8 @@ export function isRelayState(value: unknown): value is RelayState {
     state.firstSeen !== null &&
     typeof state.checkpoint === 'object' &&
     state.checkpoint !== null &&
-    Array.isArray(state.events)
+    Array.isArray(state.events) &&
+    (state.spillFrom === undefined || Number.isInteger(state.spillFrom))
   );
 }
 

@@ -1,12 +1,13 @@
-// The relay as a real process: SIGKILLed in the middle of a backlog and started again on its state
-// file, and 5,000 open payments under a capped heap.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// The relay as a real process: SIGKILLed while its backlog is spilled to disk and while reading it
+// back, started again on its state file; and 5,000 open payments under a capped heap.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventId } from '../../../src/cli/relay/webhook';
 import {
   type ChildRun,
+  type Delivery,
   type MockService,
   newSecret,
   type Receiver,
@@ -53,14 +54,38 @@ async function openPayments(s: MockService, count: number): Promise<string[]> {
   return ids;
 }
 
+/** Each payment's statuses in the order their events first arrived (a redelivery repeats an id). */
+function firstArrivals(deliveries: Delivery[]): Map<string, string[]> {
+  const seen = new Set<string>();
+  const order = new Map<string, string[]>();
+  for (const d of deliveries) {
+    if (seen.has(d.id)) continue;
+    seen.add(d.id);
+    order.set(d.paymentId, [...(order.get(d.paymentId) ?? []), d.status]);
+  }
+  return order;
+}
+
+/** Events written to the spill segments under `dir` (and its subdirectories). */
+function spilledLines(dir: string): number {
+  let lines = 0;
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    if (!/\.spill-\d+\.jsonl$/.test(name)) continue;
+    const text = readFileSync(join(dir, name), 'utf8');
+    lines += text.split('\n').length - 1;
+  }
+  return lines;
+}
+
 describe('merchant-gateway relay, as a process', () => {
-  it('SIGKILLed in the middle of a backlog and restarted on its state file, delivers every final status with the same ids', async () => {
+  it('SIGKILLed while its backlog is spilled, and again while reading it back, delivers every change in order with the same ids', async () => {
     service = await startMockService();
     const secret = newSecret();
     receiver = await startReceiver(secret);
-    receiver.delayMs = 15; // a slow receiver: the backlog is still being delivered when the kill comes
+    await receiver.down();
     const ids = await openPayments(service, 150);
-    const state = join(mkdtempSync(join(tmpdir(), 'relay-kill-')), 'state.json');
+    const dir = mkdtempSync(join(tmpdir(), 'relay-kill-'));
+    const state = join(dir, 'state.json');
     const args = [
       'relay',
       '--forward-to',
@@ -72,44 +97,64 @@ describe('merchant-gateway relay, as a process', () => {
       '--sweep-interval',
       '200',
     ];
-    const first = spawnCli(args, service.env);
+    // 20 events in memory: 280 of the 300 spill to disk beside the state file.
+    const env = { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '20' };
+    const saved = () => JSON.parse(readFileSync(state, 'utf8'));
+    const savedStatuses = () => {
+      const statuses = new Map<string, string>(
+        saved().checkpoint.payments.map((p: { paymentId: string; status: string }) => [
+          p.paymentId,
+          p.status,
+        ]),
+      );
+      return ids.map((id) => statuses.get(id));
+    };
+    const first = spawnCli(args, env);
     children.push(first);
     await until(() => first.stderr().includes('forwarding to'), 'first start');
-    await sleep(500);
+    for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
+    await until(() => savedStatuses().every((s) => s === 'processing'), 'processing seen');
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await until(() => (receiver as Receiver).deliveries.length >= 20, 'first deliveries');
+    await until(() => savedStatuses().every((s) => s !== 'processing'), 'succeeded seen');
+    expect(first.stderr()).toMatch(/20 events wait for delivery: the next ones spill to/);
+    expect(spilledLines(dir)).toBe(280);
     first.kill('SIGKILL');
     await first.exited;
-    const beforeRestart = receiver.deliveries.length;
-    expect(beforeRestart).toBeLessThan(ids.length);
-    // What was not delivered is in the state: queued events, or payments not yet seen final.
-    const saved = JSON.parse(readFileSync(state, 'utf8')) as {
-      events: unknown[];
-      checkpoint: { payments: unknown[] };
-    };
-    expect(saved.events.length + saved.checkpoint.payments.length).toBeGreaterThan(0);
 
-    const second = spawnCli(args, service.env);
+    await receiver.open();
+    receiver.delayMs = 10; // slow enough to be killed in the middle of reading the spill back
+    const second = spawnCli(args, env);
     children.push(second);
-    await receiver.until((d) => new Set(d.map((x) => x.paymentId)).size === ids.length, 60_000);
-    second.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    await until(() => (receiver as Receiver).deliveries.length >= 100, 'second deliveries');
+    second.kill('SIGKILL');
+    await second.exited;
+    expect(receiver.deliveries.length).toBeLessThan(300);
+
+    const third = spawnCli(args, env);
+    children.push(third);
+    await receiver.until((d) => new Set(d.map((x) => x.id)).size === 300, 60_000);
+    third.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
     expect(receiver.rejected).toBe(0);
+    const order = firstArrivals(receiver.deliveries);
+    for (const id of ids) expect(order.get(id)).toEqual(['processing', 'succeeded']);
     for (const delivery of receiver.deliveries) {
-      expect(delivery.type).toBe('payment.succeeded');
       // A redelivery carries the id of the first: receivers deduplicate on it.
-      expect(delivery.id).toBe(eventId(delivery.paymentId, 'succeeded'));
+      expect(delivery.id).toBe(eventId(delivery.paymentId, delivery.status));
     }
-    expect(new Set(receiver.deliveries.map((d) => d.paymentId))).toEqual(new Set(ids));
-    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([]);
+    expect(saved().events).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.includes('.spill-'))).toEqual([]);
   }, 120_000);
 
-  it('follows 5,000 open payments and delivers their 5,000 final statuses with the heap capped at 96 MB', async () => {
+  it('keeps following 5,000 open payments while the receiver is down, spilling past its bound, and delivers all 10,000 changes in order with the heap capped at 96 MB', async () => {
     service = await startMockService();
     const secret = newSecret();
     receiver = await startReceiver(secret);
-    const ids = await openPayments(service, Number(process.env.N ?? 5_000));
+    const count = Number(process.env.N ?? 5_000);
+    const ids = await openPayments(service, count);
     await receiver.down();
+    // No --state: the spill goes to a temporary directory, here one the test can look into.
+    const temporary = mkdtempSync(join(tmpdir(), 'relay-heap-'));
     const relay = spawnCli(
       [
         'relay',
@@ -123,18 +168,26 @@ describe('merchant-gateway relay, as a process', () => {
       ],
       {
         ...service.env,
-        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '100,200,400,800,1600,3200,6400',
+        TMPDIR: temporary,
+        MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '1000',
+        // Attempts over about 40 s (the receiver is down for less), at most 3.2 s apart.
+        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: `100,200,400,800,1600,${Array(11).fill(3200)}`,
       },
       ['--max-old-space-size=96'],
     );
     children.push(relay);
     await until(() => relay.stderr().includes('forwarding to'), 'start', 60_000);
+    const downAt = Date.now();
+    for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
+    // 1,000 held in memory, every other one on disk: each payment's processing was seen.
+    await until(() => spilledLines(temporary) === count - 1_000, 'processing spilled', 60_000);
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await sleep(2_000);
+    await until(() => spilledLines(temporary) === 2 * count - 1_000, 'succeeded spilled', 60_000);
+    const downFor = Date.now() - downAt;
     const started = Date.now();
     await receiver.open();
     await receiver
-      .until((d) => new Set(d.map((x) => x.paymentId)).size === ids.length, 90_000)
+      .until((d) => new Set(d.map((x) => x.id)).size === 2 * count, 120_000)
       .catch((error: Error) => {
         throw new Error(`${error.message}\n${relay.stderr().slice(-3000)}`);
       });
@@ -142,12 +195,19 @@ describe('merchant-gateway relay, as a process', () => {
     relay.kill('SIGTERM');
     expect(await relay.exited).toBe(0);
     expect(receiver.rejected).toBe(0);
-    // Past 1,000 undelivered events the follow paused instead of holding them all.
-    expect(relay.stderr()).toMatch(/events wait for delivery: following paused/);
+    const order = firstArrivals(receiver.deliveries);
+    for (const id of ids) expect(order.get(id)).toEqual(['processing', 'succeeded']);
+    expect(relay.stderr()).toMatch(/1000 events wait for delivery: the next ones spill to/);
+    expect(relay.stderr()).toContain('the spill is read back');
+    expect(relay.stderr()).not.toContain('following paused');
     const heap = Number(/peak heap ([\d.]+) MiB/.exec(relay.stderr())?.[1]);
     expect(heap).toBeLessThan(96);
-    console.info(
-      `relay: ${ids.length} open payments, ${ids.length} deliveries in ${seconds.toFixed(1)} s (${Math.round(ids.length / seconds)}/s), peak heap ${heap} MiB`,
+    // The temporary spill is removed at the end.
+    expect(readdirSync(temporary).filter((name) => name.startsWith('merchant-gateway'))).toEqual(
+      [],
     );
-  }, 180_000);
+    console.info(
+      `relay: ${count} open payments, receiver down ${(downFor / 1000).toFixed(1)} s, ${2 * count} deliveries in ${seconds.toFixed(1)} s (${Math.round((2 * count) / seconds)}/s), peak heap ${heap} MiB`,
+    );
+  }, 240_000);
 });

@@ -1,6 +1,6 @@
 // `merchant-gateway relay` over real sockets: the mock as the service, a receiver verifying every
 // delivery with the `standardwebhooks` library.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,9 +98,11 @@ describe('merchant-gateway relay', () => {
     const relay = runInProcess(
       ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
       // Waits of 0.5 to 8 s between attempts (the hidden test knob): over 20 s before giving up.
+      // A bound of one event: the rest spill to a temporary directory (no --state), gone at the end.
       {
         ...service.env,
         MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '500,1000,2000,4000,8000,8000,8000',
+        MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '1',
       },
     );
     const refused: string[] = [];
@@ -131,17 +133,21 @@ describe('merchant-gateway relay', () => {
       expect.arrayContaining([...new Set(refused)]),
     );
     expect(relay.stderr).toMatch(/HTTP 500; attempt 2 in \d+ ms/);
+    const spill = /spill to (.+)\/events\.spill-\*\.jsonl/.exec(relay.stderr)?.[1];
+    expect(spill).toBeDefined();
+    expect(existsSync(spill as string)).toBe(false);
     expect(relay.stderr).not.toContain(service.apiKey);
   }, 60_000);
 
-  it('keeps an event that used up its attempts for the next start, pauses past its backlog bound, and stops at 410 Gone', async () => {
+  it('keeps an event that used up its attempts for the next start, spills past its backlog bound without skipping a status, and stops at 410 Gone', async () => {
     service = await startMockService();
     const secret = newSecret();
     receiver = await startReceiver(secret);
     receiver.answer = () => 503;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await create(service, `order-${i}`)).paymentId);
-    const state = join(mkdtempSync(join(tmpdir(), 'relay-park-')), 'state.json');
+    const dir = mkdtempSync(join(tmpdir(), 'relay-park-'));
+    const state = join(dir, 'state.json');
     const args = [
       'relay',
       '--forward-to',
@@ -158,9 +164,23 @@ describe('merchant-gateway relay', () => {
       MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '20,20',
       MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '2',
     };
+    const saved = () => JSON.parse(readFileSync(state, 'utf8'));
+    const statusesSaved = () =>
+      ids.map(
+        (id) =>
+          saved().checkpoint.payments.find((p: { paymentId: string }) => p.paymentId === id)
+            ?.status,
+      );
     const first = runInProcess(args, env);
     await until(
       () => /following \d+ open payments/.test(first.stderr),
+      10_000,
+      () => first.stderr,
+    );
+    // Two events fill the bound and the receiver refuses them: the relay still reads every change.
+    for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
+    await until(
+      () => statusesSaved().every((s) => s === 'processing'),
       10_000,
       () => first.stderr,
     );
@@ -168,38 +188,48 @@ describe('merchant-gateway relay', () => {
     await until(
       () => (first.stderr.match(/after 3 attempts; kept for the next start/g) ?? []).length === 2,
     );
-    expect(first.stderr).toContain('2 events wait for delivery: following paused');
+    await until(() => statusesSaved().every((s) => s === undefined || s === 'succeeded'));
+    expect(first.stderr).toMatch(
+      /2 events wait for delivery: the next ones spill to .*state\.json\.spill-/,
+    );
     first.stop();
     expect(await first.done).toBe(0);
-    const saved = JSON.parse(readFileSync(state, 'utf8'));
-    // Two events kept; the two other changes wait at the service, the checkpoint one status behind.
-    expect(saved.events).toHaveLength(2);
-    const queued = saved.events.map((e: { data: { paymentId: string } }) => e.data.paymentId);
-    const behind = saved.checkpoint.payments.filter(
-      (p: { paymentId: string; status: string }) =>
-        ids.includes(p.paymentId) && !queued.includes(p.paymentId),
+    // Two events in the state (the bound), the six others in spill segments beside it, in order.
+    expect(saved().events).toHaveLength(2);
+    const segments = readdirSync(dir)
+      .filter((name) => name.startsWith('state.json.spill-'))
+      .sort();
+    const spilled = segments.flatMap((name) =>
+      readFileSync(join(dir, name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).data.status),
     );
-    expect(behind.map((p: { status: string }) => p.status)).toEqual([
-      'requires_action',
-      'requires_action',
-    ]);
+    expect(spilled).toHaveLength(6);
+    expect(spilled.slice(-4)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     expect(receiver.deliveries).toEqual([]);
 
     receiver.answer = () => 200;
     const second = runInProcess(args, env);
-    await receiver.until((d) => d.length === 4);
-    expect(new Set(receiver.deliveries.map((d) => d.paymentId))).toEqual(new Set(ids));
+    await receiver.until((d) => d.length === 8);
+    for (const id of ids) {
+      const mine = receiver.deliveries.filter((d) => d.paymentId === id);
+      expect(mine.map((d) => d.type)).toEqual(['payment.processing', 'payment.succeeded']);
+    }
+    await until(() => second.stderr.includes('the spill is read back'));
     const later = await create(service, 'order-gone');
     await sleep(600);
     receiver.answer = () => 410;
     service.mock.setPaymentStatus(later.paymentId, 'cancelled');
     expect(await second.done).toBe(1);
     expect(second.stderr).toContain('answered 410 Gone');
-    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([
+    expect(saved().events).toEqual([
       expect.objectContaining({
         data: expect.objectContaining({ paymentId: later.paymentId, status: 'cancelled' }),
       }),
     ]);
+    // Segments read back go once a saved state holds their events.
+    expect(readdirSync(dir).filter((name) => name.includes('.spill-'))).toEqual([]);
   }, 30_000);
 
   it('refuses a command line it cannot run, with exit 2 and the rule', async () => {
