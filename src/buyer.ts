@@ -34,6 +34,9 @@ export { PayError } from './core/pay-error';
 export type { RequestHooks, RequestOptions } from './core/transport';
 export type { Buyer } from './resources/buyer';
 export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
+// What a client hands its resources: named in their constructors' declarations, so exported for
+// declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
+export type { BaseContext, ResourceContext } from './resources/resource';
 export type {
   BuildAction,
   BuildPayload,

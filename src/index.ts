@@ -71,6 +71,9 @@ export type { Merchants } from './resources/merchants';
 export type { PartnerPayments } from './resources/partner-payments';
 export type { Payments } from './resources/payments';
 export type { Refunds } from './resources/refunds';
+// What a client hands its resources: named in their constructors' declarations, so exported for
+// declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
+export type { BaseContext, ResourceContext } from './resources/resource';
 export type { Settlements } from './resources/settlements';
 export type {
   BuildAction,
