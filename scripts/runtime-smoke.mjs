@@ -1,6 +1,6 @@
 // Why: proves the built package (not src/) loads by import and require and completes real calls on whichever runtime runs this file (Node, Bun, Deno).
 import { createRequire } from 'node:module';
-import { drive, startSmokeServer } from './smoke-drive.mjs';
+import { drive, driveBuyer, startSmokeServer } from './smoke-drive.mjs';
 
 const require = createRequire(import.meta.url);
 const runtime =
@@ -17,7 +17,12 @@ try {
   // with the first call.
   await drive(await import('../dist/node/index.js'), server);
   await drive(require('../dist/index.cjs'), server);
-  console.log(`${runtime}: dist by import (both builds) and require, ${server.kind} server`);
+  // merchant-gateway/buyer, by import and require.
+  await driveBuyer(await import('../dist/index.js'), await import('../dist/buyer.js'), server);
+  await driveBuyer(require('../dist/index.cjs'), require('../dist/buyer.cjs'), server);
+  console.log(
+    `${runtime}: dist by import (both builds) and require, the buyer entry by both, ${server.kind} server`,
+  );
 } catch (error) {
   console.error(`${runtime}: FAILED`, error);
   process.exitCode = 1;

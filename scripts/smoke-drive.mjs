@@ -12,6 +12,8 @@ export async function startSmokeServer() {
       url,
       close,
       apiKey: mock.credentials.apiKey,
+      appId: mock.credentials.appId,
+      clientId: mock.credentials.clientId,
       merchantId: mock.sample.merchantId,
       requests: () => mock.requests.length,
     };
@@ -74,4 +76,41 @@ export async function drive(sdk, server) {
     );
   assert(error instanceof RequestValidationError, `a RequestValidationError, got ${error}`);
   assert((await server.requests()) === before, 'nothing is sent for invalid input');
+}
+
+/**
+ * The buyer's entry (merchant-gateway/buyer) on the same runtime: `BuyerClient` with the public
+ * App-Id + Client-Id scheme reads a payment the partner's client made and asks for its options
+ * (the mock's sample merchant settles USDC on Base), and a bad account is refused before sending.
+ * Self-contained like `drive`; skipped against the stub, which serves no buyer routes.
+ */
+export async function driveBuyer(sdk, entry, server) {
+  const assert = (condition, message) => {
+    if (!condition) throw new Error(`assertion failed (buyer entry): ${message}`);
+  };
+  if (server.appId === undefined) return;
+  const partner = new sdk.MerchantGateway({ baseUrl: server.url, apiKey: server.apiKey });
+  const created = await partner.payments.create({
+    merchantId: server.merchantId,
+    amount: { unit: 'iso4217/USD', value: '250' },
+    referenceId: `smoke-buyer-${Date.now()}`,
+  });
+  const buyer = new entry.BuyerClient({
+    baseUrl: server.url,
+    appId: server.appId,
+    clientId: server.clientId,
+  });
+  const view = await buyer.get(created.paymentId);
+  assert(view.status === 'requires_action', `view.status ${view.status}`);
+  const account = 'eip155:8453:0x1111111111111111111111111111111111111111';
+  const quoted = await buyer.options(created.paymentId, { accounts: [account] });
+  assert(quoted.options.length === 1, `one option, got ${quoted.options.length}`);
+  assert(quoted.options[0].actions[0]?.type === 'walletRpc', 'a walletRpc action to sign');
+  const before = await server.requests();
+  const error = await buyer.options(created.paymentId, { accounts: ['not-caip10'] }).then(
+    () => undefined,
+    (e) => e,
+  );
+  assert(error instanceof entry.RequestValidationError, `a RequestValidationError, got ${error}`);
+  assert((await server.requests()) === before, 'nothing is sent for an invalid account');
 }

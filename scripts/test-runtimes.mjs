@@ -8,7 +8,7 @@ import { EdgeVM } from '@edge-runtime/vm';
 import * as esbuild from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { nodeBinary } from './node-binaries.mjs';
-import { drive, startSmokeServer } from './smoke-drive.mjs';
+import { drive, driveBuyer, startSmokeServer } from './smoke-drive.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -54,7 +54,7 @@ function runNode(name, version) {
 async function bundle(format, driver, external = []) {
   const { outputFiles } = await esbuild.build({
     stdin: {
-      contents: `import * as sdk from './dist/index.js';\nconst drive = ${drive.toString()};\n${driver}`,
+      contents: `import * as sdk from './dist/index.js';\nimport * as buyerEntry from './dist/buyer.js';\nconst drive = ${drive.toString()};\nconst driveBuyer = ${driveBuyer.toString()};\n${driver}`,
       resolveDir: root,
       loader: 'js',
     },
@@ -85,7 +85,10 @@ async function commonJsBundle() {
 
 async function runEdge() {
   const t = Date.now();
-  const code = await bundle('iife', 'globalThis.driveSmoke = (server) => drive(sdk, server);');
+  const code = await bundle(
+    'iife',
+    'globalThis.driveSmoke = async (server) => { await drive(sdk, server); await driveBuyer(sdk, buyerEntry, server); };',
+  );
   const server = await startSmokeServer();
   try {
     const vm = new EdgeVM();
@@ -94,6 +97,8 @@ async function runEdge() {
     vm.context.smokeServer = {
       url: server.url,
       apiKey: server.apiKey,
+      appId: server.appId,
+      clientId: server.clientId,
       merchantId: server.merchantId,
       requests: server.requests,
     };
@@ -102,7 +107,7 @@ async function runEdge() {
     report(
       'edge-runtime',
       true,
-      `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}: iife bundle of dist, the VM's fetch, ${where}, ${server.kind} server`,
+      `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}: iife bundle of dist and the buyer entry, the VM's fetch, ${where}, ${server.kind} server`,
       t,
     );
   } catch (error) {
@@ -122,12 +127,15 @@ export default {
     const server = {
       url: env.SERVER_URL,
       apiKey: env.API_KEY,
+      appId: env.APP_ID,
+      clientId: env.CLIENT_ID,
       merchantId: env.MERCHANT_ID,
       requests: async () => Number(await (await env.HOST.fetch('http://host/requests')).text()),
     };
     try {
       await drive(sdk, server);
       await drive(cjs, server);
+      await driveBuyer(sdk, buyerEntry, server);
       return new Response(typeof process === 'undefined' ? 'no process global' : 'process');
     } catch (error) {
       return new Response(String(error?.stack ?? error), { status: 500 });
@@ -151,7 +159,13 @@ async function runWorkerd() {
         { type: 'CommonJS', path: join(root, 'sdk.cjs'), contents: await commonJsBundle() },
       ],
       compatibilityDate: '2026-07-01',
-      bindings: { SERVER_URL: server.url, API_KEY: server.apiKey, MERCHANT_ID: server.merchantId },
+      bindings: {
+        SERVER_URL: server.url,
+        API_KEY: server.apiKey,
+        APP_ID: server.appId,
+        CLIENT_ID: server.clientId,
+        MERCHANT_ID: server.merchantId,
+      },
       serviceBindings: { HOST: async () => new Response(String(server.requests())) },
     });
     const response = await mf.dispatchFetch('http://worker.example/');
@@ -160,7 +174,7 @@ async function runWorkerd() {
     report(
       'workerd',
       true,
-      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, ${text}, ${server.kind} server`,
+      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, the buyer entry, ${text}, ${server.kind} server`,
       t,
     );
   } catch (error) {
