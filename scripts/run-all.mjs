@@ -23,6 +23,8 @@ const phases = [
   { name: 'build' },
   // The MCP server package (packages/mcp) builds on its own; its tests run in test:coverage.
   { name: 'build:mcp', low: true, after: ['typecheck'] },
+  // The MCP package as npm would install it: its dist/ beside the root's built dist.
+  { name: 'check:mcp', needs: ['build', 'build:mcp'], low: true },
   { name: 'test:coverage', needs: ['build'] },
   { name: 'size', needs: ['build'] },
   { name: 'check:package', needs: ['build'], after: ['size'], low: true },
