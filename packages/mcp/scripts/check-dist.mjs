@@ -4,7 +4,15 @@
 // would install them), starts `dist/cli.js --mock` over stdio and speaks JSON-RPC to it: the
 // initialize handshake and a read-only tool list, then a reading tool against the embedded mock.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +36,10 @@ const link = (name, target) => {
   mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
   symlinkSync(target, join(dir, 'node_modules', name), 'dir');
 };
-link('merchant-gateway', root);
-for (const name of ['@modelcontextprotocol', 'zod']) {
-  link(name, join(root, 'node_modules', name));
+// Exactly the dependencies its package.json declares: one missing there fails this check.
+const { dependencies } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+for (const name of Object.keys(dependencies)) {
+  link(name, name === 'merchant-gateway' ? root : join(root, 'node_modules', name));
 }
 
 const child = spawn(process.execPath, [join(installed, 'dist/cli.js'), '--mock'], {
