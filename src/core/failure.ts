@@ -5,7 +5,7 @@ import { ApiError, RateLimitedError } from './api-error';
 import { ConnectionError, TimeoutError } from './errors';
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
-export function isUnknownOutcome(error: unknown): boolean {
+export function isUnknownOutcome(error: unknown): error is Error {
   if (error instanceof RateLimitedError) return false;
   if (error instanceof ApiError) return error.status >= 500;
   return error instanceof ConnectionError || error instanceof TimeoutError;

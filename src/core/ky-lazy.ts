@@ -1,4 +1,5 @@
 import type { KyParts } from './ky';
+import { lazyImport } from './lazy-import';
 
 /**
  * A loader that imports ky on its first use and hands every later caller the same parts. A failed
@@ -7,22 +8,9 @@ import type { KyParts } from './ky';
 export function lazyKy(
   load: () => Promise<typeof import('ky')> = () => import('ky'),
 ): () => KyParts | Promise<KyParts> {
-  let parts: KyParts | undefined;
-  let loading: Promise<KyParts> | undefined;
-  return () => {
-    if (parts !== undefined) return parts;
-    loading ??= load().then(
-      (module) => {
-        parts = { ky: module.default, replaceOption: module.replaceOption };
-        return parts;
-      },
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  return lazyImport(() =>
+    load().then((module) => ({ ky: module.default, replaceOption: module.replaceOption })),
+  );
 }
 
 /**

@@ -1,10 +1,8 @@
-import { ID_LENGTH } from '../rules/ids';
+import { CONTROL_CHARACTER, ID_LENGTH } from '../rules/ids';
 import { codePointLength } from '../rules/text';
 import { RequestValidationError } from './errors';
 
 const PLACEHOLDER = /\{(\w+)\}/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\x00-\x1F\x7F]/;
 
 /**
  * Why `value` cannot be an id in a path, or undefined when it can: the one rule `path` applies,
@@ -17,7 +15,7 @@ export function pathIdProblem(value: unknown): string | undefined {
   if (value.length > ID_LENGTH.max && codePointLength(value) > ID_LENGTH.max) {
     return `must be at most ${ID_LENGTH.max} characters`;
   }
-  if (CONTROL.test(value)) return 'must not contain control characters';
+  if (CONTROL_CHARACTER.test(value)) return 'must not contain control characters';
   return undefined;
 }
 

@@ -10,7 +10,6 @@ import {
   Deadlines,
   type Entry,
   newEntry,
-  OPERATION,
   paceOf,
   pickHeld,
   RANK,
@@ -19,7 +18,7 @@ import {
 import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
-import type { FollowerSettings, Seed } from './seeds';
+import { type FollowerSettings, OPERATION, type Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 

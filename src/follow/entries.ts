@@ -1,11 +1,9 @@
 import type { LevelLogger } from '../core/logger';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { clampWait, pollHint } from './policy';
-import { entryOf, type FollowerSettings, type Seed } from './seeds';
+import { entryOf, type FollowerSettings, OPERATION, type Seed } from './seeds';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 
-/** The operation a follower's reads, errors and log lines name. */
-export const OPERATION = 'payments.follower';
 const DEFAULT_PACE_MS = 1_000;
 
 /**

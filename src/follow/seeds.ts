@@ -13,7 +13,8 @@ import type {
   PaymentFollowerOptions,
 } from './types';
 
-const OPERATION = 'payments.follower';
+/** The operation a follower's reads, errors and log lines name. */
+export const OPERATION = 'payments.follower';
 /**
  * How much earlier than its `add` a `PaymentCreated` may have been created, by the service's clock:
  * a slow create, and the clocks of this host and the service disagreeing by a few minutes.

@@ -1,6 +1,5 @@
-import { ApiError, RateLimitedError } from '../core/api-error';
 import { ApiPromise } from '../core/api-promise';
-import { ConnectionError } from '../core/errors';
+import { isUnknownOutcome } from '../core/failure';
 import { path } from '../core/path';
 import type { RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
@@ -45,13 +44,6 @@ export function paymentView(
     select: (view) => view,
     options,
   }));
-}
-
-/** No response, a timeout or a 5xx: a confirm may have reached the service, and may have acted. */
-function outcomeUnknown(error: unknown): error is Error {
-  if (error instanceof RateLimitedError) return false;
-  if (error instanceof ApiError) return error.status >= 500;
-  return error instanceof ConnectionError;
 }
 
 /**
@@ -227,7 +219,8 @@ export class Buyer {
     });
     return new ApiPromise(
       sent.withResponse().catch((error: unknown) => {
-        if (outcomeUnknown(error)) {
+        // A confirm that may have reached the service, and may have acted, is not sent again.
+        if (isUnknownOutcome(error)) {
           error.message += `; the confirm may have reached the service and was not sent again: read gateway.buyer.status(${JSON.stringify(paymentId)}) to learn whether the payment is processing before confirming again`;
         }
         throw error;

@@ -16,10 +16,7 @@ import {
 import { merchantIdFor, type ResourceContext } from './resource';
 import { paymentStatus } from './status-read';
 
-export { paymentStatus, type StatusRead } from './status-read';
-
 /** The merchant of a call, checked like any header value: the call's own, else the client's. */
-export const checkedMerchantId = merchantIdFor;
 
 /** GET /v1/payments/{id}: the merchant's view of one payment. */
 export function paymentDetails(
@@ -31,7 +28,7 @@ export function paymentDetails(
   return context.transport.request(() => {
     const operation = 'payments.details';
     const input = parseRequest(operation, PaymentActionParamsSchema, params);
-    const merchantId = checkedMerchantId(context, operation, input.merchantId);
+    const merchantId = merchantIdFor(context, operation, input.merchantId);
     return {
       operation,
       method: 'GET',
@@ -59,7 +56,7 @@ export function checkedPaymentStatus(
     () => {
       const input = parseRequest(operation, PaymentStatusParamsSchema, params);
       return {
-        merchantId: checkedMerchantId(context, operation, input.merchantId),
+        merchantId: merchantIdFor(context, operation, input.merchantId),
         maxPollMs: input.maxPollMs,
       };
     },
@@ -77,7 +74,7 @@ export function cancelPayment(
   return context.transport.request(() => {
     const operation = 'payments.cancel';
     const input = parseRequest(operation, PaymentActionParamsSchema, params);
-    const merchantId = checkedMerchantId(context, operation, input.merchantId);
+    const merchantId = merchantIdFor(context, operation, input.merchantId);
     return {
       operation,
       method: 'POST',

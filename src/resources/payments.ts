@@ -1,6 +1,5 @@
 import type { ApiPromise } from '../core/api-promise';
 import { RequestValidationError } from '../core/errors';
-import { resolveMerchantId } from '../core/merchant-id';
 import type { PagePromise } from '../core/page-promise';
 import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
@@ -31,14 +30,10 @@ import {
 } from '../schemas/payments';
 import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
 import { paymentView } from './buyer';
-import {
-  cancelPayment,
-  checkedPaymentStatus,
-  paymentDetails,
-  paymentStatus,
-} from './payment-actions';
+import { cancelPayment, checkedPaymentStatus, paymentDetails } from './payment-actions';
 import { listPartnerPayments, listPayments } from './payment-list';
-import type { ResourceContext } from './resource';
+import { merchantIdFor, type ResourceContext } from './resource';
+import { paymentStatus } from './status-read';
 
 /** Payments: create, read, follow to a final status, and list. */
 export class Payments {
@@ -79,7 +74,7 @@ export class Payments {
       const operation = 'payments.create';
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
       // The client's default is checked here too: it reaches the header by the same path.
-      const merchantId = resolveMerchantId(operation, input.merchantId, this.#context.merchantId);
+      const merchantId = merchantIdFor(this.#context, operation, input.merchantId);
       this.#hintReference(input.referenceId);
       const { expiresAt, checkout } = input;
       const body = {

@@ -7,8 +7,8 @@ import {
   RefundCreateParamsSchema,
   RefundSchema,
 } from '../schemas/refunds';
-import { checkedMerchantId } from './payment-actions';
 import type { ResourceContext } from './resource';
+import { merchantIdFor } from './resource';
 
 /** Refunds: give a succeeded payment's money back, in full. */
 export class Refunds {
@@ -41,7 +41,7 @@ export class Refunds {
     return context.transport.request(() => {
       const operation = 'refunds.create';
       const input = parseRequest(operation, RefundCreateParamsSchema, params);
-      const merchantId = checkedMerchantId(context, operation, input.merchantId);
+      const merchantId = merchantIdFor(context, operation, input.merchantId);
       const { paymentId } = input;
       return {
         operation,

@@ -16,3 +16,7 @@ export const MAX_POLL_MS = 60_000;
 
 /** Earliest and latest instants a `Date` may name: years 0000 to 9999, what ISO 8601 writes in 4 digits. */
 export const DATE_RANGE_MS = { min: -62_167_219_200_000, max: 253_402_300_799_999 } as const;
+
+/** A control character (C0 or DEL), which no id may contain, in a path or a list filter. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+export const CONTROL_CHARACTER = /[\x00-\x1F\x7F]/;

@@ -188,7 +188,7 @@ const ACCOUNT_RULE = `must be a CAIP-10 account id (<namespace>:<reference>:<add
 const ACCOUNTS_RULE = `must be ${BUYER_ACCOUNTS_PER_CALL.min} to ${BUYER_ACCOUNTS_PER_CALL.max} CAIP-10 account ids`;
 
 /** An option id as a request carries it: 1 to 65,536 characters. */
-export const OptionIdSchema = text(OPTION_ID_LENGTH.min, OPTION_ID_LENGTH.max);
+const OptionIdSchema = text(OPTION_ID_LENGTH.min, OPTION_ID_LENGTH.max);
 
 /** Input of `buyer.options`. */
 export const PaymentOptionsParamsSchema = exact({
@@ -220,13 +220,11 @@ export const FetchActionsParamsSchema = exact({
 export type FetchActionsParams = z.input<typeof FetchActionsParamsSchema>;
 
 /** One result of a wallet RPC action, in the order of the option's actions. */
-export const WalletRpcResultSchema = exact({
+const WalletRpcResultSchema = exact({
   type: z.literal('walletRpc', { error: 'must be "walletRpc"' }),
   /** What the RPC call returned, e.g. `[signature]` for `eth_signTypedData_v4`. */
   data: z.array(z.unknown(), { error: 'must be an array (e.g. [signature])' }),
 });
-/** One result of a wallet RPC action: `{ type: 'walletRpc', data: [signature] }`. */
-export type WalletRpcResult = z.input<typeof WalletRpcResultSchema>;
 
 /** Input of `buyer.confirm`. */
 export const ConfirmPaymentParamsSchema = exact({

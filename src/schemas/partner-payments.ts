@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
-import { ID_LENGTH } from '../rules/ids';
+import { CONTROL_CHARACTER, ID_LENGTH } from '../rules/ids';
 import { codePointLength } from '../rules/text';
 import { nonEmpty, oneOrMany, PaymentListParamsSchema } from './lists';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\x00-\x1F\x7F]/;
 
 /**
  * Query of `partnerPayments.list`: the query of `payments.list`, with `merchantId` as one id or
@@ -23,7 +20,7 @@ export const PartnerPaymentListParamsSchema = z.extend(PaymentListParamsSchema, 
           `must be at most ${ID_LENGTH.max} characters`,
         ),
         // The rule every other method applies to an id (core/path.ts).
-        z.refine((id) => !CONTROL.test(id), 'must not contain control characters'),
+        z.refine((id) => !CONTROL_CHARACTER.test(id), 'must not contain control characters'),
       ),
       `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} characters, or a non-empty array of them`,
     ),
