@@ -4,7 +4,7 @@ import { CLIENT_HELP, CLIENT_OPTIONS, type CliIo, clientOf, parse, UsageError } 
 import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
 import { Relay } from './relay';
 import { FileStateStore, type StateStore } from './state';
-import { DELIVERY_TIMEOUT_MS, SecretFormatError, secretKey } from './webhook';
+import { DELIVERY_TIMEOUT_MS, type RelayEvent, SecretFormatError, secretKey } from './webhook';
 
 export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL --secret whsec_...
                               [--state FILE | --database-url postgres://...] [--sweep-interval MS]
@@ -94,6 +94,16 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
   let store: StateStore | undefined;
   let sink: ConstructorParameters<typeof Relay>[0]['sink'];
   let close = async () => {};
+  let delivered = 0;
+  const onDelivered = (event: RelayEvent) => {
+    delivered++;
+    report({
+      event: 'delivered',
+      id: event.id,
+      type: `payment.${event.data.status}`,
+      paymentId: event.data.paymentId,
+    });
+  };
   const databaseUrl = values['database-url'];
   if (databaseUrl !== undefined) {
     const { connectPg } = await import('./pg');
@@ -105,15 +115,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       timeoutMs: DELIVERY_TIMEOUT_MS,
       concurrency: CONCURRENCY,
       warn,
-      onDelivered: (event) => {
-        delivered++;
-        report({
-          event: 'delivered',
-          id: event.id,
-          type: `payment.${event.data.status}`,
-          paymentId: event.data.paymentId,
-        });
-      },
+      onDelivered,
       onGone: () => relay?.gone(),
     });
     store = pg.store;
@@ -132,15 +134,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       spillAt: values.state,
       warn,
       onSettled(event, ok) {
-        if (ok) {
-          delivered++;
-          report({
-            event: 'delivered',
-            id: event.id,
-            type: `payment.${event.data.status}`,
-            paymentId: event.data.paymentId,
-          });
-        }
+        if (ok) onDelivered(event);
         relay?.settled();
       },
       onGone: (event) => {
@@ -167,7 +161,6 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
         `following ${followed} open payment${followed === 1 ? '' : 's'}${resumed ? ' (resumed)' : ''}, forwarding to ${shown}${store ? `, state in ${store.where}` : ''}`,
       ),
   });
-  let delivered = 0;
   let peakHeap = 0;
   const sampleHeap = () => {
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
