@@ -44,7 +44,7 @@ export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
 const CODES: ReadonlySet<string> = new Set(GATEWAY_ERROR_CODES);
 
-export function isGatewayErrorCode(code: string): code is GatewayErrorCode {
+function isGatewayErrorCode(code: string): code is GatewayErrorCode {
   return CODES.has(code);
 }
 

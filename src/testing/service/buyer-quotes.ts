@@ -3,6 +3,8 @@
  * the EIP-712 typed data its signature must cover. Kept beside the payment records (like
  * cancellations), so `reset()` forgets them with the payments.
  */
+
+import { SIGN_TYPED_DATA_METHOD } from '../../rules/buyer-inputs';
 import { chainOf } from '../../rules/settlements';
 import { type Eip712Facts, fiatToToken, findToken, type Token } from '../state/catalog';
 import { type PaymentRecord, statusAt } from '../state/records';
@@ -109,7 +111,7 @@ export function quoteOptions(
 }
 
 /** The quote's end in epoch seconds, as published: never later than the mock's own deadline. */
-export function quoteExpiresAt(quote: Quote): number {
+function quoteExpiresAt(quote: Quote): number {
   return Math.floor(quote.expiresAtMs / 1000);
 }
 
@@ -191,7 +193,7 @@ export function signAction(quote: Quote) {
     type: 'walletRpc',
     data: {
       chain_id: quote.token.network.id,
-      method: 'eth_signTypedData_v4',
+      method: SIGN_TYPED_DATA_METHOD,
       params: [quote.address, JSON.stringify(typedDataOf(quote))],
     },
   };

@@ -6,8 +6,6 @@
 import { keccak256, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
-export type { Account as ViemAccount } from 'viem';
-
 /** The EIP-712 typed data of an action, as JSON gives it (numbers may be hex strings). */
 export interface TypedDataJson {
   domain: Record<string, unknown>;

@@ -3,6 +3,8 @@
  * `…/confirm` and `…/cancel`, as a wallet (or a PSP's checkout backend) calls them. The checkout
  * page and `mock.pay()` go through the same `confirmQuote` (`mock-buyer.ts`).
  */
+
+import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../../rules/buyer-inputs';
 import { isCaip10AccountId } from '../../rules/settlements';
 import { ICONS_BASE, type Wallet } from '../state/catalog';
 import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../state/records';
@@ -22,11 +24,17 @@ import { jsonObjectBody, type RequestContext, throwIfIssues } from './request-co
 import { type Issue, json, ServiceError } from './responses';
 import { hold, maxPollMs, notifyStatusChange } from './status-polling';
 
-/** Accounts per options request, as the SDK checks them too. */
-const ACCOUNTS = { min: 1, max: 50 };
-/** The longest option id the contract allows: 2^16 characters. */
-const MAX_OPTION_ID = 65_536;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+/** `optionId` of fetch and confirm: a string of at most the contract's 2^16 characters. */
+function checkOptionId(optionId: unknown, issues: Issue[]): void {
+  if (typeof optionId !== 'string' || optionId.length > OPTION_ID_LENGTH.max) {
+    issues.push({
+      field: 'optionId',
+      message: `is required: a string of at most ${OPTION_ID_LENGTH.max}`,
+    });
+  }
+}
 
 /** POST /v1/gateway/payment/{id}/options[?includePaymentInfo=true] */
 export function getPaymentOptions(ctx: RequestContext): Response {
@@ -37,13 +45,13 @@ export function getPaymentOptions(ctx: RequestContext): Response {
   const { accounts, refresh } = body;
   if (
     !Array.isArray(accounts) ||
-    accounts.length < ACCOUNTS.min ||
-    accounts.length > ACCOUNTS.max ||
+    accounts.length < BUYER_ACCOUNTS_PER_CALL.min ||
+    accounts.length > BUYER_ACCOUNTS_PER_CALL.max ||
     !accounts.every((a) => typeof a === 'string' && isCaip10AccountId(a))
   ) {
     issues.push({
       field: 'accounts',
-      message: `must be ${ACCOUNTS.min} to ${ACCOUNTS.max} CAIP-10 account ids`,
+      message: `must be ${BUYER_ACCOUNTS_PER_CALL.min} to ${BUYER_ACCOUNTS_PER_CALL.max} CAIP-10 account ids`,
     });
   }
   if (
@@ -67,12 +75,7 @@ export function fetchPaymentActions(ctx: RequestContext): Response {
   const payment = findPayment(ctx.store, ctx.params[0] ?? '');
   const body = jsonObjectBody(ctx);
   const issues: Issue[] = [];
-  if (typeof body.optionId !== 'string' || body.optionId.length > MAX_OPTION_ID) {
-    issues.push({
-      field: 'optionId',
-      message: `is required: a string of at most ${MAX_OPTION_ID}`,
-    });
-  }
+  checkOptionId(body.optionId, issues);
   if (typeof body.data !== 'string')
     issues.push({ field: 'data', message: 'is required: a string' });
   throwIfIssues(issues);
@@ -96,12 +99,7 @@ export async function confirmPayment(ctx: RequestContext): Promise<Response> {
   maxPollMs(ctx); // a bad one is refused before anything is confirmed
   const body = jsonObjectBody(ctx);
   const issues: Issue[] = [];
-  if (typeof body.optionId !== 'string' || body.optionId.length > MAX_OPTION_ID) {
-    issues.push({
-      field: 'optionId',
-      message: `is required: a string of at most ${MAX_OPTION_ID}`,
-    });
-  }
+  checkOptionId(body.optionId, issues);
   if (!Array.isArray(body.results)) {
     issues.push({ field: 'results', message: 'is required: an array of { type, data }' });
   }

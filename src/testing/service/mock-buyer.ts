@@ -8,7 +8,7 @@ import type { MockBuyerAccount, MockPayResult } from '../types';
 import { generateAccount } from './buyer-crypto';
 import { payableChains, quoteOptions, typedDataOf } from './buyer-quotes';
 import { checkOpen, confirmationJson, confirmQuote } from './gateway-buyer';
-import { paymentNotFound } from './payments';
+import { findPayment } from './payments';
 import { ServiceError } from './responses';
 
 /** The wallet a mock's own payment is recorded as. */
@@ -41,8 +41,7 @@ export async function payAs(
   wallet: Wallet,
   chainId?: string,
 ): Promise<MockPayResult> {
-  const payment = store.payments.get(paymentId);
-  if (!payment) throw paymentNotFound(paymentId);
+  const payment = findPayment(store, paymentId);
   checkOpen(payment, Date.now());
   const payable = payableChains(store, payment);
   if (payable.length === 0) throw noCryptoSettlement(paymentId);
@@ -69,7 +68,7 @@ export async function payAs(
  * A merchant with no crypto settlement in a token the mock quotes gets no option, so nothing can
  * pay it: 400 `invalid_params` (an `ErrorCode` value; the request, not the payment, is at fault).
  */
-export function noCryptoSettlement(paymentId: string): ServiceError {
+function noCryptoSettlement(paymentId: string): ServiceError {
   return new ServiceError(
     400,
     'invalid_params',
