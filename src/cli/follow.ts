@@ -5,7 +5,15 @@
  * and those created while it runs, until stopped.
  */
 import type { PaymentStatusChange } from '../index';
-import { CLIENT_HELP, CLIENT_OPTIONS, type CliIo, clientOf, parse, UsageError } from './io';
+import {
+  CLIENT_HELP,
+  CLIENT_OPTIONS,
+  type CliIo,
+  clientOf,
+  parse,
+  sweepInterval,
+  UsageError,
+} from './io';
 import { Relay } from './relay/relay';
 import type { RelayEvent } from './relay/webhook';
 
@@ -106,15 +114,4 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
   follower.close();
   if (live) io.stdout(`${CLEAR}${status(follower.size)}\n`);
   return failed ? 1 : 0;
-}
-
-export function sweepInterval(value: string | undefined): number {
-  if (value === undefined) return 5_000;
-  const ms = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms >= 100 && ms <= 2_147_483_647)) {
-    throw new UsageError(
-      '--sweep-interval must be a whole number of milliseconds from 100 to 2147483647',
-    );
-  }
-  return ms;
 }

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { MAX_TIMER_MS } from '../core/timers';
 import { ApiError, ConfigurationError, MerchantGateway, RequestValidationError } from '../index';
 
 export interface CliIo {
@@ -205,4 +206,16 @@ export function printRecord(io: CliIo, record: object): void {
   walk(record, '');
   const width = Math.max(...lines.map(([key]) => key.length));
   for (const [key, value] of lines) io.stdout(`${key.padEnd(width)}  ${value}\n`);
+}
+
+/** `--sweep-interval MS` of `payments follow` and `relay`: 100 ms up to the longest timer. */
+export function sweepInterval(value: string | undefined): number {
+  if (value === undefined) return 5_000;
+  const ms = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 100 && ms <= MAX_TIMER_MS)) {
+    throw new UsageError(
+      `--sweep-interval must be a whole number of milliseconds from 100 to ${MAX_TIMER_MS}`,
+    );
+  }
+  return ms;
 }

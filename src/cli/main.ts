@@ -1,8 +1,8 @@
 /** The `merchant-gateway` command: dispatch, help, and exit codes (0 ok, 1 API error, 2 usage). */
 import { VERSION } from '../index';
-import { FOLLOW_USAGE, runFollow } from './follow';
+import { runFollow } from './follow';
 import { CLIENT_HELP, type CliIo, EXIT, reportError, UsageError } from './io';
-import { RELAY_USAGE, runRelay } from './relay/command';
+import { runRelay } from './relay/command';
 import { isResourceCommand, resourceHelp, runResource } from './resources';
 
 export const USAGE = `Usage: merchant-gateway <command> [flags]
@@ -51,5 +51,3 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return reportError(error, io, prefix);
   }
 }
-
-export { FOLLOW_USAGE, RELAY_USAGE };

@@ -1,7 +1,7 @@
 /** Major units as people type them (`12.50 USD`) to the minor units the service takes (`1250`). */
 
 /** Digits after the decimal point of a currency (ISO 4217): 2 for USD, 0 for JPY, 3 for KWD. */
-export function currencyExponent(currency: string): number {
+function currencyExponent(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
     .maximumFractionDigits as number;
 }

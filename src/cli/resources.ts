@@ -28,7 +28,8 @@ interface Subcommand {
   /** Confirm first (`--yes` or a terminal's yes): cancel and refund. */
   confirm?: (args: string[]) => string;
   call(gateway: MerchantGateway, args: string[], values: Values): Promise<unknown>;
-  print(io: CliIo, result: never): void;
+  /** How a person sees the result; one record by default. */
+  print?(io: CliIo, result: never): void;
 }
 
 const str = (values: Values, name: string): string | undefined => {
@@ -105,7 +106,6 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
       usage: ' MERCHANT_ID   a merchant with its settlements',
       positionals: 1,
       call: (gateway, [id]) => gateway.merchants.get(id as string),
-      print: (io, merchant: object) => printRecord(io, merchant),
     },
     create: {
       usage: ' --name NAME --email EMAIL [--icon-url URL]   a new merchant',
@@ -121,7 +121,6 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
           merchantEmail: required(values, 'email'),
           ...(str(values, 'icon-url') ? { iconUrl: str(values, 'icon-url') } : {}),
         }),
-      print: (io, merchant: object) => printRecord(io, merchant),
     },
   },
   settlements: {
@@ -197,25 +196,21 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
           ...(expires ? { expiresAt: expires } : {}),
         });
       },
-      print: (io, payment: object) => printRecord(io, payment),
     },
     get: {
       usage: ' PAYMENT_ID   the payment as the buyer sees it',
       positionals: 1,
       call: (gateway, [id]) => gateway.payments.get(id as string),
-      print: (io, view: object) => printRecord(io, view),
     },
     details: {
       usage: " PAYMENT_ID   the payment's details (the merchant's side)",
       positionals: 1,
       call: (gateway, [id]) => gateway.payments.details(id as string),
-      print: (io, details: object) => printRecord(io, details),
     },
     status: {
       usage: " PAYMENT_ID   the payment's status",
       positionals: 1,
       call: (gateway, [id]) => gateway.payments.status(id as string),
-      print: (io, status: object) => printRecord(io, status),
     },
     list: {
       usage:
@@ -249,7 +244,6 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
       positionals: 1,
       confirm: ([id]) => `Cancel payment ${id}?`,
       call: (gateway, [id]) => gateway.payments.cancel(id as string),
-      print: (io, result: object) => printRecord(io, result),
     },
   },
   refunds: {
@@ -259,7 +253,6 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
       positionals: 1,
       confirm: ([id]) => `Refund payment ${id}?`,
       call: (gateway, [paymentId]) => gateway.refunds.create({ paymentId: paymentId as string }),
-      print: (io, result: object) => printRecord(io, result),
     },
   },
 };
@@ -323,6 +316,6 @@ export async function runResource(group: string, argv: string[], io: CliIo): Pro
   }
   const result = await sub.call(gateway, positionals, given);
   if (values.json) printJson(io, result);
-  else sub.print(io, result as never);
+  else (sub.print ?? printRecord)(io, result as never);
   return 0;
 }

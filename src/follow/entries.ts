@@ -1,4 +1,5 @@
 import type { LevelLogger } from '../core/logger';
+import { OPEN_PAYMENT_STATUSES } from '../rules/payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { clampWait, pollHint } from './policy';
 import { entryOf, type FollowerSettings, OPERATION, type Seed } from './seeds';
@@ -19,7 +20,7 @@ export const RANK: Readonly<Record<string, number>> = {
   cancelled: 2,
 };
 /** The statuses a list item is trusted for without a status read: known and not final. */
-export const OPEN = new Set(['requires_action', 'processing']);
+export const OPEN: ReadonlySet<string> = new Set(OPEN_PAYMENT_STATUSES);
 /**
  * Final statuses a list item is trusted for. Not `failed`: a 2026-02-18 list has no `cancelled`
  * and shows a cancelled payment as failed, so a failed item is confirmed by a status read (which

@@ -34,6 +34,9 @@ export type LegacyListPaymentStatus = (typeof LEGACY_LIST_PAYMENT_STATUSES)[numb
 /** Statuses after which a payment no longer changes. */
 export const FINAL_PAYMENT_STATUSES = ['succeeded', 'failed', 'expired', 'cancelled'] as const;
 
+/** The documented statuses a payment can still leave. */
+export const OPEN_PAYMENT_STATUSES = ['requires_action', 'processing'] as const;
+
 /** Payment amount unit: `iso4217/<3-letter currency code>`. */
 export const FIAT_UNIT_PATTERN = /^iso4217\/[A-Z]{3}$/;
 

@@ -156,7 +156,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /** What a tool error says: the SDK error's class, code, status and request id, for an agent to act on. */
-export interface ToolErrorInfo {
+interface ToolErrorInfo {
   class: string;
   code?: string;
   status?: number;

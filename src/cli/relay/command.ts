@@ -1,6 +1,13 @@
 /** `merchant-gateway relay`: flags, the state it keeps, and the run from start to drained stop. */
-import { sweepInterval } from '../follow';
-import { CLIENT_HELP, CLIENT_OPTIONS, type CliIo, clientOf, parse, UsageError } from '../io';
+import {
+  CLIENT_HELP,
+  CLIENT_OPTIONS,
+  type CliIo,
+  clientOf,
+  parse,
+  sweepInterval,
+  UsageError,
+} from '../io';
 import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
 import { Relay } from './relay';
 import { FileStateStore, type StateStore } from './state';

@@ -16,6 +16,7 @@ import {
   type PaymentStatusChange,
   PollTimeoutError,
 } from '../../index';
+import { OPEN_PAYMENT_STATUSES } from '../../rules/payments';
 import type { RelayState, StateStore } from './state';
 import { eventOf, type RelayEvent } from './webhook';
 
@@ -23,7 +24,6 @@ import { eventOf, type RelayEvent } from './webhook';
 const FOLLOW_MS = 2_147_483_647;
 /** Each look for new payments starts this long before the newest one found (a late commit, clocks). */
 const OVERLAP_MS = 60_000;
-const OPEN_STATUSES = ['requires_action', 'processing'] as const;
 
 /** Where events go: deliveries in this process, or a shared queue. */
 export interface EventSink {
@@ -129,7 +129,7 @@ export class Relay {
     const startedAt = Date.now();
     const payments: PaymentFollowerCheckpointEntry[] = [];
     const list = this.#options.gateway.partnerPayments.list({
-      status: [...OPEN_STATUSES],
+      status: [...OPEN_PAYMENT_STATUSES],
       limit: 200,
     });
     for await (const payment of list) {

@@ -37,7 +37,7 @@ export interface StateStore {
 }
 
 /** A state file that is not a relay's (or a newer version's): refused rather than overwritten. */
-export class StateFileError extends Error {
+class StateFileError extends Error {
   override readonly name = 'StateFileError';
 }
 

@@ -55,7 +55,7 @@ export function eventOf(change: PaymentStatusChange, now = Date.now()): RelayEve
 }
 
 /** The body POSTed: `{ type: "payment.<status>", timestamp, data }`. */
-export function bodyOf(event: RelayEvent): string {
+function bodyOf(event: RelayEvent): string {
   return JSON.stringify({
     type: `payment.${event.data.status}`,
     timestamp: event.timestamp,
@@ -64,7 +64,7 @@ export function bodyOf(event: RelayEvent): string {
 }
 
 /** The three Standard Webhooks headers of one attempt (a fresh timestamp and signature each). */
-export function signedHeaders(
+function signedHeaders(
   key: Buffer,
   id: string,
   body: string,
