@@ -2,28 +2,21 @@
 // change at the service to its delivery (p50, p99), the relay running as its own process against
 // the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`
 // (`--drain`: deliveries alone from a state file; `--spill`: the same past the memory bound).
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   newSecret,
+  openPayments,
   type Receiver,
   sleep,
   spawnCli,
+  spilledLines,
   startMockService,
   startReceiver,
+  until,
 } from '../test/behaviour/cli/helpers';
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-
-async function until(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(10);
-  }
-}
+import { percentile } from './common';
 
 async function run(open: number, changes: number, sweepMs: number): Promise<void> {
   const service = await startMockService();
@@ -35,18 +28,7 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   })) {
     service.mock.setPaymentStatus(p.paymentId, 'expired');
   }
-  const ids: string[] = [];
-  for (let i = 0; i < open; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, open - i) }, (_, j) =>
-        gateway.payments.create({
-          amount: { unit: 'iso4217/USD', value: '100' },
-          referenceId: `bench-${i + j}`,
-        }),
-      ),
-    );
-    ids.push(...batch.map((p) => p.paymentId));
-  }
+  const ids = await openPayments(service, open, 'bench');
   const secret = newSecret();
   const receiver: Receiver = await startReceiver(secret);
   const relay = spawnCli(
@@ -61,7 +43,7 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
     ],
     { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' },
   );
-  await until(() => relay.stderr().includes('following'), 60_000);
+  await until(() => relay.stderr().includes('following'), { timeoutMs: 60_000, everyMs: 10 });
   await sleep(1_000);
 
   // Latency: one change at a time, to a random open payment, timed from the service's change.
@@ -73,7 +55,7 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
     const before = receiver.deliveries.length;
     const t0 = performance.now();
     service.mock.setPaymentStatus(id, 'succeeded');
-    await until(() => receiver.deliveries.length > before, 30_000);
+    await until(() => receiver.deliveries.length > before, { timeoutMs: 30_000, everyMs: 10 });
     latencies.push(performance.now() - t0);
     // A random moment of the sweep period, as changes come in life.
     await sleep(Math.random() * sweepMs);
@@ -85,7 +67,10 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
   const before = receiver.deliveries.length;
   const t0 = performance.now();
   for (const id of rest) service.mock.setPaymentStatus(id, 'succeeded');
-  await until(() => receiver.deliveries.length - before === rest.length, 120_000);
+  await until(() => receiver.deliveries.length - before === rest.length, {
+    timeoutMs: 120_000,
+    everyMs: 10,
+  });
   const seconds = (performance.now() - t0) / 1000;
   relay.kill('SIGTERM');
   await relay.exited;
@@ -104,28 +89,13 @@ async function run(open: number, changes: number, sweepMs: number): Promise<void
  */
 async function drain(count: number, spill: boolean): Promise<void> {
   const service = await startMockService();
-  const gateway = service.gateway.withOptions({ fetch: service.mock.fetch });
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-        gateway.payments.create({
-          amount: { unit: 'iso4217/USD', value: '100' },
-          referenceId: `drain-${i + j}`,
-        }),
-      ),
-    );
-    ids.push(...batch.map((p) => p.paymentId));
-  }
+  const ids = await openPayments(service, count, 'drain');
   const secret = newSecret();
   const receiver = await startReceiver(secret);
   await receiver.down();
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const state = join(dir, 'state.json');
-  const spilled = () =>
-    readdirSync(dir)
-      .filter((name) => name.includes('.spill-'))
-      .reduce((n, name) => n + readFileSync(join(dir, name), 'utf8').split('\n').length - 1, 0);
+  const spilled = () => spilledLines(dir);
   const args = [
     'relay',
     '--forward-to',
@@ -141,24 +111,27 @@ async function drain(count: number, spill: boolean): Promise<void> {
     ? service.env
     : { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' };
   const first = spawnCli(args, env);
-  await until(() => first.stderr().includes('following'), 60_000);
+  await until(() => first.stderr().includes('following'), { timeoutMs: 60_000, everyMs: 10 });
   for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-  await until(() => {
-    try {
-      return JSON.parse(readFileSync(state, 'utf8')).events.length + spilled() === count;
-    } catch {
-      return false;
-    }
-  }, 60_000);
+  await until(
+    () => {
+      try {
+        return JSON.parse(readFileSync(state, 'utf8')).events.length + spilled() === count;
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs: 60_000, everyMs: 10 },
+  );
   first.kill('SIGTERM');
   await first.exited;
   const heapDown = /peak heap ([\d.]+) MiB/.exec(first.stderr())?.[1];
   const onDisk = spilled();
   await receiver.open();
   const second = spawnCli(args, env);
-  await until(() => receiver.deliveries.length > 0, 60_000);
+  await until(() => receiver.deliveries.length > 0, { timeoutMs: 60_000, everyMs: 10 });
   const t0 = performance.now();
-  await until(() => receiver.deliveries.length >= count, 120_000);
+  await until(() => receiver.deliveries.length >= count, { timeoutMs: 120_000, everyMs: 10 });
   const seconds = (performance.now() - t0) / 1000;
   second.kill('SIGTERM');
   await second.exited;

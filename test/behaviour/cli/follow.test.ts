@@ -1,7 +1,7 @@
 // `merchant-gateway payments follow` against the mock over HTTP: JSON lines for scripts, a live
 // status line on a terminal, every open payment with --all.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, type MockService, runInProcess, sleep, startMockService } from './helpers';
+import { cli, type MockService, runInProcess, sleep, startMockService, until } from './helpers';
 
 let service: MockService | undefined;
 afterEach(async () => {
@@ -14,14 +14,6 @@ const create = (s: MockService, reference: string) =>
     amount: { unit: 'iso4217/USD', value: '500' },
     referenceId: reference,
   });
-
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await sleep(25);
-  }
-}
 
 describe('merchant-gateway payments follow', () => {
   it('prints one JSON line per change of the payments given and ends once each is final', async () => {

@@ -4,8 +4,10 @@
 // library, a verifier nobody here wrote.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import type { CliIo } from '../../../src/cli/io';
@@ -152,17 +154,12 @@ export async function startReceiver(secret: string, port = 0): Promise<Receiver>
       server = next;
     },
     close: () => receiver.down(),
-    async until(predicate, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(receiver.deliveries)) {
-        if (Date.now() > deadline) {
-          throw new Error(
-            `receiver: condition not met in ${timeoutMs} ms; got ${receiver.deliveries.length} deliveries`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    until: (predicate, timeoutMs = 30_000) =>
+      until(() => predicate(receiver.deliveries), {
+        timeoutMs,
+        everyMs: 50,
+        what: () => `receiver (${receiver.deliveries.length} deliveries so far)`,
+      }),
   };
   await receiver.open();
   return receiver;
@@ -260,3 +257,59 @@ export function spawnCli(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `predicate` holds, checking every `everyMs`; past `timeoutMs` it throws naming `what`. */
+export async function until(
+  predicate: () => boolean,
+  { timeoutMs = 10_000, everyMs = 25, what }: UntilOptions = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) {
+      throw new Error(`${what?.() ?? 'condition'}: not met within ${timeoutMs} ms`);
+    }
+    await sleep(everyMs);
+  }
+}
+
+export interface UntilOptions {
+  timeoutMs?: number;
+  everyMs?: number;
+  /** What was awaited, and what was seen, for the error. */
+  what?: () => string;
+}
+
+/**
+ * `count` open payments of the mock's partner, created 50 at a time through its in-process fetch
+ * (what goes over sockets is the relay under test), with references `${prefix}-0`, `${prefix}-1`, ….
+ */
+export async function openPayments(
+  s: MockService,
+  count: number,
+  prefix = 'order',
+): Promise<string[]> {
+  const gateway = s.gateway.withOptions({ fetch: s.mock.fetch });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, (_, j) =>
+        gateway.payments.create({
+          amount: { unit: 'iso4217/USD', value: '100' },
+          referenceId: `${prefix}-${i + j}`,
+        }),
+      ),
+    );
+    ids.push(...batch.map((p) => p.paymentId));
+  }
+  return ids;
+}
+
+/** Events written to the relay's spill segments under `dir` (and its subdirectories). */
+export function spilledLines(dir: string): number {
+  let lines = 0;
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    if (!/\.spill-\d+\.jsonl$/.test(name)) continue;
+    lines += readFileSync(join(dir, name), 'utf8').split('\n').length - 1;
+  }
+  return lines;
+}

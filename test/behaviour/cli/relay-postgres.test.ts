@@ -17,6 +17,7 @@ import {
   spawnCli,
   startMockService,
   startReceiver,
+  until,
 } from './helpers';
 
 let postgres: LocalPostgres;
@@ -27,13 +28,8 @@ afterAll(async () => {
   await postgres?.stop();
 }, 30_000);
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
+const waitFor = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
+  until(predicate, { timeoutMs, everyMs: 50, what: () => what });
 
 describe('merchant-gateway relay --database-url', () => {
   let service: MockService | undefined;
@@ -76,13 +72,13 @@ describe('merchant-gateway relay --database-url', () => {
       MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '1000,1000,1000,1000,1000',
     };
     child = spawnCli(args, env);
-    await until(
+    await waitFor(
       () => (child as ChildRun).stderr().includes('following'),
       'relay A started',
       60_000,
     );
     inProcess = runInProcess(args, env);
-    await until(
+    await waitFor(
       () => (inProcess as InProcessRun).stderr.includes('following'),
       'relay B started',
       60_000,

@@ -10,11 +10,13 @@ import {
   type Delivery,
   type MockService,
   newSecret,
+  openPayments,
   type Receiver,
-  sleep,
   spawnCli,
+  spilledLines,
   startMockService,
   startReceiver,
+  until,
 } from './helpers';
 
 let service: MockService | undefined;
@@ -28,31 +30,8 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(25);
-  }
-}
-
-async function openPayments(s: MockService, count: number): Promise<string[]> {
-  // Created through the mock's in-process fetch: the relay under test is what goes over sockets.
-  const gateway = s.gateway.withOptions({ fetch: s.mock.fetch });
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-        gateway.payments.create({
-          amount: { unit: 'iso4217/USD', value: '100' },
-          referenceId: `order-${i + j}`,
-        }),
-      ),
-    );
-    ids.push(...batch.map((p) => p.paymentId));
-  }
-  return ids;
-}
+const waitFor = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
+  until(predicate, { timeoutMs, what: () => what });
 
 /** Each payment's statuses in the order their events first arrived (a redelivery repeats an id). */
 function firstArrivals(deliveries: Delivery[]): Map<string, string[]> {
@@ -64,17 +43,6 @@ function firstArrivals(deliveries: Delivery[]): Map<string, string[]> {
     order.set(d.paymentId, [...(order.get(d.paymentId) ?? []), d.status]);
   }
   return order;
-}
-
-/** Events written to the spill segments under `dir` (and its subdirectories). */
-function spilledLines(dir: string): number {
-  let lines = 0;
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    if (!/\.spill-\d+\.jsonl$/.test(name)) continue;
-    const text = readFileSync(join(dir, name), 'utf8');
-    lines += text.split('\n').length - 1;
-  }
-  return lines;
 }
 
 describe('merchant-gateway relay, as a process', () => {
@@ -111,11 +79,11 @@ describe('merchant-gateway relay, as a process', () => {
     };
     const first = spawnCli(args, env);
     children.push(first);
-    await until(() => first.stderr().includes('forwarding to'), 'first start');
+    await waitFor(() => first.stderr().includes('forwarding to'), 'first start');
     for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
-    await until(() => savedStatuses().every((s) => s === 'processing'), 'processing seen');
+    await waitFor(() => savedStatuses().every((s) => s === 'processing'), 'processing seen');
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await until(() => savedStatuses().every((s) => s !== 'processing'), 'succeeded seen');
+    await waitFor(() => savedStatuses().every((s) => s !== 'processing'), 'succeeded seen');
     expect(first.stderr()).toMatch(/20 events wait for delivery: the next ones spill to/);
     expect(spilledLines(dir)).toBe(280);
     first.kill('SIGKILL');
@@ -125,7 +93,7 @@ describe('merchant-gateway relay, as a process', () => {
     receiver.delayMs = 10; // slow enough to be killed in the middle of reading the spill back
     const second = spawnCli(args, env);
     children.push(second);
-    await until(() => (receiver as Receiver).deliveries.length >= 100, 'second deliveries');
+    await waitFor(() => (receiver as Receiver).deliveries.length >= 100, 'second deliveries');
     second.kill('SIGKILL');
     await second.exited;
     expect(receiver.deliveries.length).toBeLessThan(300);
@@ -176,13 +144,13 @@ describe('merchant-gateway relay, as a process', () => {
       ['--max-old-space-size=96'],
     );
     children.push(relay);
-    await until(() => relay.stderr().includes('forwarding to'), 'start', 60_000);
+    await waitFor(() => relay.stderr().includes('forwarding to'), 'start', 60_000);
     const downAt = Date.now();
     for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
     // 1,000 held in memory, every other one on disk: each payment's processing was seen.
-    await until(() => spilledLines(temporary) === count - 1_000, 'processing spilled', 60_000);
+    await waitFor(() => spilledLines(temporary) === count - 1_000, 'processing spilled', 60_000);
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await until(() => spilledLines(temporary) === 2 * count - 1_000, 'succeeded spilled', 60_000);
+    await waitFor(() => spilledLines(temporary) === 2 * count - 1_000, 'succeeded spilled', 60_000);
     const downFor = Date.now() - downAt;
     const started = Date.now();
     await receiver.open();

@@ -13,19 +13,11 @@ import {
   sleep,
   startMockService,
   startReceiver,
+  until,
 } from './helpers';
 
-async function until(
-  predicate: () => boolean,
-  timeoutMs = 10_000,
-  show?: () => string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not met${show ? `: ${show()}` : ''}`);
-    await sleep(25);
-  }
-}
+const waitFor = (predicate: () => boolean, timeoutMs = 10_000, show?: () => string) =>
+  until(predicate, { timeoutMs, ...(show ? { what: show } : {}) });
 
 let service: MockService | undefined;
 let receiver: Receiver | undefined;
@@ -112,7 +104,7 @@ describe('merchant-gateway relay', () => {
     };
     await sleep(800);
     for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'processing');
-    await until(() => refused.length >= 2);
+    await waitFor(() => refused.length >= 2);
     await receiver.down();
     const downAt = Date.now();
     for (const p of payments) service.mock.setPaymentStatus(p.paymentId, 'succeeded');
@@ -172,23 +164,23 @@ describe('merchant-gateway relay', () => {
             ?.status,
       );
     const first = runInProcess(args, env);
-    await until(
+    await waitFor(
       () => /following \d+ open payments/.test(first.stderr),
       10_000,
       () => first.stderr,
     );
     // Two events fill the bound and the receiver refuses them: the relay still reads every change.
     for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
-    await until(
+    await waitFor(
       () => statusesSaved().every((s) => s === 'processing'),
       10_000,
       () => first.stderr,
     );
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await until(
+    await waitFor(
       () => (first.stderr.match(/after 3 attempts; kept for the next start/g) ?? []).length === 2,
     );
-    await until(() => statusesSaved().every((s) => s === undefined || s === 'succeeded'));
+    await waitFor(() => statusesSaved().every((s) => s === undefined || s === 'succeeded'));
     expect(first.stderr).toMatch(
       /2 events wait for delivery: the next ones spill to .*state\.json\.spill-/,
     );
@@ -216,7 +208,7 @@ describe('merchant-gateway relay', () => {
       const mine = receiver.deliveries.filter((d) => d.paymentId === id);
       expect(mine.map((d) => d.type)).toEqual(['payment.processing', 'payment.succeeded']);
     }
-    await until(() => second.stderr.includes('the spill is read back'));
+    await waitFor(() => second.stderr.includes('the spill is read back'));
     const later = await create(service, 'order-gone');
     await sleep(600);
     receiver.answer = () => 410;
