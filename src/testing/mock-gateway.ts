@@ -30,7 +30,7 @@ import type {
 } from './types';
 
 const DEFAULT_CREDENTIALS: MockCredentials = {
-  apiKey: 'sk_test_mock_partner',
+  apiKey: 'wcp_test_mock_partner',
   legacyApiKey: 'lk_test_mock_legacy',
   appId: 'app_test_mock',
   clientId: 'client_test_mock',

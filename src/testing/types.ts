@@ -17,7 +17,7 @@ export type ListStatus = LegacyListPaymentStatus;
 
 /** The credentials the mock accepts. */
 export interface MockCredentials {
-  /** Partner key, sent as `Api-Key`. @default 'sk_test_mock_partner' */
+  /** Partner key, sent as `Api-Key`. @default 'wcp_test_mock_partner' */
   apiKey: string;
   /** Legacy service key for the deprecated list, sent as `X-Api-Key`. @default 'lk_test_mock_legacy' */
   legacyApiKey: string;

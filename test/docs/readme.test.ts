@@ -194,9 +194,9 @@ describe('README.md and docs/', () => {
     expect(sidecar).toBeGreaterThan(quickstart);
     expect(sidecar).toBeLessThan(firstTs);
     expect(lines[sidecar + 1]).toMatch(
-      /^export MERCHANT_GATEWAY_BASE_URL=http:\/\/127\.0\.0\.1:4010 MERCHANT_GATEWAY_API_KEY=sk_test_mock_partner$/,
+      /^export MERCHANT_GATEWAY_BASE_URL=http:\/\/127\.0\.0\.1:4010 MERCHANT_GATEWAY_API_KEY=wcp_test_mock_partner$/,
     );
-    expect(mock.credentials.apiKey).toBe('sk_test_mock_partner');
+    expect(mock.credentials.apiKey).toBe('wcp_test_mock_partner');
   });
 
   test('the README says a follow logs its warn line only when logging is on', () => {

@@ -27,7 +27,7 @@ import {
 // schema on its first listing (about 1.3 s idle).
 vi.setConfig({ testTimeout: 30_000 });
 
-const MOCK_KEY = 'sk_test_mock_partner';
+const MOCK_KEY = 'wcp_test_mock_partner';
 const READS = TOOLS.filter((t) => t.kind === 'read').map((t) => t.name);
 const WRITES = [
   'merchants_create',
