@@ -1,0 +1,91 @@
+/**
+ * The service's webhook signature (Standard Webhooks, as Svix implements it): HMAC-SHA256 keyed
+ * with the secret's base64-decoded bytes after `whsec_`, over `{id}.{timestamp}.{raw body}`,
+ * written `v1,<base64>`. Web Crypto only, so it runs on every runtime the package claims. One
+ * signer for the mock and the relay, so what they send is what the verifier accepts.
+ */
+
+const PREFIX = 'whsec_';
+const encoder = new TextEncoder();
+
+/** The raw body as the receiver got it: text, bytes, or an ArrayBuffer. */
+export type WebhookBody = string | Uint8Array | ArrayBuffer;
+
+/**
+ * The key bytes of a `whsec_…` secret (a bare base64 secret is taken too, as the reference
+ * libraries take it), or `undefined` when it is not base64 of at least one byte.
+ */
+export function secretKeyBytes(secret: string): Uint8Array | undefined {
+  const text = secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(text.padEnd(Math.ceil(text.length / 4) * 4, '='));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes.length > 0 ? bytes : undefined;
+}
+
+/** A Web Crypto HMAC-SHA256 key for signing and verifying. */
+export function importSigningKey(keyBytes: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    'raw',
+    keyBytes as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+}
+
+/** `{id}.{timestamp}.` followed by the body's exact bytes. */
+export function signedContent(id: string, timestamp: string, body: WebhookBody): Uint8Array {
+  const head = encoder.encode(`${id}.${timestamp}.`);
+  const tail =
+    typeof body === 'string'
+      ? encoder.encode(body)
+      : body instanceof Uint8Array
+        ? body
+        : new Uint8Array(body);
+  const out = new Uint8Array(head.length + tail.length);
+  out.set(head, 0);
+  out.set(tail, head.length);
+  return out;
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
+  return btoa(binary);
+}
+
+export interface SignInput {
+  /** The endpoint's `whsec_…` secret. */
+  secret: string;
+  /** The message id (`webhook-id`), the same on every attempt of one delivery. */
+  id: string;
+  /** Unix seconds of this attempt (`webhook-timestamp`). */
+  timestamp: number;
+  /** The exact body that will be sent. */
+  body: string;
+}
+
+/** The three headers of one delivery attempt, signed with the endpoint's secret. */
+export async function signWebhook(input: SignInput): Promise<Record<string, string>> {
+  const keyBytes = secretKeyBytes(input.secret);
+  if (keyBytes === undefined) throw new TypeError('secret: must be whsec_ followed by base64');
+  const key = await importSigningKey(keyBytes);
+  const timestamp = String(Math.floor(input.timestamp));
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    key,
+    signedContent(input.id, timestamp, input.body) as BufferSource,
+  );
+  return {
+    'webhook-id': input.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${toBase64(new Uint8Array(mac))}`,
+  };
+}
+
+/** A fresh `whsec_…` secret of 24 random bytes (the service's secrets are of this form). */
+export function generateWebhookSecret(): string {
+  return `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
+}
