@@ -2,15 +2,15 @@ import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { MockPayError } from './pay-error';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
-import { AutoAdvance } from './service/auto-advance';
-import { checkoutOf } from './service/checkout';
-import { checkFault } from './service/fault-responses';
-import { merchantJson, settlementsJson } from './service/merchants';
-import { MOCK_WALLET, mockAccount, payAs } from './service/mock-buyer';
-import { refundedAt } from './service/payment-actions';
-import { isNetworkError, ServiceError } from './service/responses';
-import { handle } from './service/router';
-import { notifyStatusChange } from './service/status-polling';
+import { checkoutOf } from './service/buyer/checkout';
+import { MOCK_WALLET, mockAccount, payAs } from './service/buyer/mock-buyer';
+import { AutoAdvance } from './service/control/auto-advance';
+import { checkFault } from './service/http/fault-responses';
+import { isNetworkError, ServiceError } from './service/http/responses';
+import { handle } from './service/http/router';
+import { merchantJson, settlementsJson } from './service/resources/merchants';
+import { refundedAt } from './service/resources/payment-actions';
+import { notifyStatusChange } from './service/resources/status-polling';
 import {
   accountOn,
   isFinalStatus,

@@ -4,13 +4,13 @@
  * cancellations), so `reset()` forgets them with the payments.
  */
 
-import { SIGN_TYPED_DATA_METHOD } from '../../rules/buyer-inputs';
-import { chainOf } from '../../rules/settlements';
-import { type Eip712Facts, fiatToToken, findToken, type Token } from '../state/catalog';
-import { type PaymentRecord, statusAt } from '../state/records';
-import type { Store } from '../state/store';
+import { SIGN_TYPED_DATA_METHOD } from '../../../rules/buyer-inputs';
+import { chainOf } from '../../../rules/settlements';
+import { type Eip712Facts, fiatToToken, findToken, type Token } from '../../state/catalog';
+import { type PaymentRecord, statusAt } from '../../state/records';
+import type { Store } from '../../state/store';
+import { tokenAmountOf } from '../resources/payments';
 import type { TypedDataJson } from './buyer-crypto';
-import { tokenAmountOf } from './payments';
 
 /** The most quotes a payment keeps (the newest): a wallet polling options never grows the mock. */
 const QUOTES_PER_PAYMENT = 64;

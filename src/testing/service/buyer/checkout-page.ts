@@ -2,15 +2,15 @@
  * The checkout page at each payment's `gatewayUrl` (`{prefix}/pay/{id}`), over real HTTP: what a
  * buyer sees, with plain HTML forms (no script) to pay, decline or cancel. No key: a buyer has none.
  */
-import { fiatInfo } from '../state/catalog';
-import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../state/records';
-import type { Store } from '../state/store';
+import { fiatInfo } from '../../state/catalog';
+import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import type { Store } from '../../state/store';
+import { readBoundedText } from '../http/request-body';
+import { ServiceError } from '../http/responses';
+import { notifyStatusChange } from '../resources/status-polling';
 import { payableChains } from './buyer-quotes';
 import { checkoutOf } from './checkout';
 import { MOCK_WALLET, mockAccount, payAs } from './mock-buyer';
-import { readBoundedText } from './request-body';
-import { ServiceError } from './responses';
-import { notifyStatusChange } from './status-polling';
 
 /** The form's `action` values and the status each one moves an open payment to. */
 const ACTIONS = { pay: 'processing', decline: 'failed', cancel: 'cancelled' } as const;

@@ -1,7 +1,7 @@
 /** The preview `checkout` field of `POST /v1/payments`: checked, then kept beside the payment. */
-import { CHECKOUT_API_VERSION, CHECKOUT_URL_RULE, isCheckoutUrl } from '../../rules/checkout';
-import type { PaymentRecord } from '../state/records';
-import type { Issue } from './responses';
+import { CHECKOUT_API_VERSION, CHECKOUT_URL_RULE, isCheckoutUrl } from '../../../rules/checkout';
+import type { PaymentRecord } from '../../state/records';
+import type { Issue } from '../http/responses';
 
 export interface CheckoutUrls {
   successUrl: string;

@@ -4,11 +4,15 @@
  * page and `mock.pay()` go through the same `confirmQuote` (`mock-buyer.ts`).
  */
 
-import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../../rules/buyer-inputs';
-import { isCaip10AccountId } from '../../rules/settlements';
-import { ICONS_BASE, type Wallet } from '../state/catalog';
-import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../state/records';
-import type { Store } from '../state/store';
+import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../../../rules/buyer-inputs';
+import { isCaip10AccountId } from '../../../rules/settlements';
+import { ICONS_BASE, type Wallet } from '../../state/catalog';
+import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import type { Store } from '../../state/store';
+import { jsonObjectBody, type RequestContext, throwIfIssues } from '../http/request-context';
+import { type Issue, json, ServiceError } from '../http/responses';
+import { findPayment, paymentViewJson, tokenAmountJson } from '../resources/payments';
+import { hold, maxPollMs, notifyStatusChange } from '../resources/status-polling';
 import { signedBy, txHashOf } from './buyer-crypto';
 import {
   dropQuotes,
@@ -19,10 +23,6 @@ import {
   signAction,
   typedDataOf,
 } from './buyer-quotes';
-import { findPayment, paymentViewJson, tokenAmountJson } from './payments';
-import { jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
-import { type Issue, json, ServiceError } from './responses';
-import { hold, maxPollMs, notifyStatusChange } from './status-polling';
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 

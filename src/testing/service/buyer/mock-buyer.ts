@@ -2,14 +2,14 @@
  * A buyer paying in-process, through the same quotes and confirm a wallet's HTTP calls reach: what
  * `mock.pay()` and the checkout page's Pay do, with an account of the caller's or the mock's own.
  */
-import { ICONS_BASE, type Wallet } from '../state/catalog';
-import type { Store } from '../state/store';
-import type { MockBuyerAccount, MockPayResult } from '../types';
+import { ICONS_BASE, type Wallet } from '../../state/catalog';
+import type { Store } from '../../state/store';
+import type { MockBuyerAccount, MockPayResult } from '../../types';
+import { ServiceError } from '../http/responses';
+import { findPayment } from '../resources/payments';
 import { generateAccount } from './buyer-crypto';
 import { payableChains, quoteOptions, typedDataOf } from './buyer-quotes';
 import { checkOpen, confirmationJson, confirmQuote } from './gateway-buyer';
-import { findPayment } from './payments';
-import { ServiceError } from './responses';
 
 /** The wallet a mock's own payment is recorded as. */
 export const MOCK_WALLET: Wallet = {

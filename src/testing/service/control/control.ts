@@ -3,13 +3,13 @@
  * service in any language drives the mock with the same partner `Api-Key` as `/v1`. Control calls
  * are not service traffic: they are not recorded in `mock.requests` and queued faults skip them.
  */
-import { PAYMENT_STATUSES } from '../../rules/payments';
-import type { FailNextOptions, KnownPaymentStatus, MockGateway } from '../types';
-import { checkFault } from './fault-responses';
-import { paymentNotFound } from './payments';
-import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
-import { errorResponse, type Issue, json, ServiceError, validationError } from './responses';
-import { matchSegments } from './router';
+import { PAYMENT_STATUSES } from '../../../rules/payments';
+import type { FailNextOptions, KnownPaymentStatus, MockGateway } from '../../types';
+import { checkFault } from '../http/fault-responses';
+import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from '../http/request-body';
+import { errorResponse, type Issue, json, ServiceError, validationError } from '../http/responses';
+import { matchSegments } from '../http/router';
+import { paymentNotFound } from '../resources/payments';
 
 const STATUS_LIST = PAYMENT_STATUSES.join(', ');
 

@@ -1,4 +1,4 @@
-import type { MockCredentials } from '../types';
+import type { MockCredentials } from '../../types';
 import type { Operation } from './operation';
 import { ServiceError } from './responses';
 

@@ -1,5 +1,5 @@
-import { gatewayCodeFor } from '../../rules/gateway-errors';
-import type { FailNextOptions } from '../types';
+import { gatewayCodeFor } from '../../../rules/gateway-errors';
+import type { FailNextOptions } from '../../types';
 import type { Operation } from './operation';
 import { json } from './responses';
 

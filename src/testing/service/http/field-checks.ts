@@ -1,5 +1,5 @@
-import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../../rules/merchants';
-import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../../rules/payments';
+import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../../../rules/merchants';
+import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../../../rules/payments';
 import {
   CAIP10_PATTERN,
   CAIP19_PATTERN,
@@ -7,8 +7,8 @@ import {
   offChainMessage,
   SETTLEMENT_FIELD_LENGTH,
   SETTLEMENTS_PER_CALL,
-} from '../../rules/settlements';
-import { type Bounds, hasLengthWithin } from '../../rules/text';
+} from '../../../rules/settlements';
+import { type Bounds, hasLengthWithin } from '../../../rules/text';
 import type { Issue } from './responses';
 
 /** Field checks of the request bodies, each adding to `issues` what is wrong with one field. */

@@ -2,10 +2,10 @@
  * What the mock serves over real HTTP only, beside the service's `/v1/` routes and under the same
  * path prefix: the control API (`/__mock/…`) and the checkout page (`/pay/{id}`).
  */
-import type { Store } from '../state/store';
-import type { MockGateway } from '../types';
-import { handleCheckoutPage } from './checkout-page';
-import { handleControl } from './control';
+import type { Store } from '../../state/store';
+import type { MockGateway } from '../../types';
+import { handleCheckoutPage } from '../buyer/checkout-page';
+import { handleControl } from '../control/control';
 
 /** The answer of a control or checkout route, or undefined for a request the service answers. */
 export async function handleHttpOnly(

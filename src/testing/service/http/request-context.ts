@@ -1,5 +1,5 @@
-import { IDEMPOTENCY_KEY_PATTERN } from '../../rules/headers';
-import type { Store } from '../state/store';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../../rules/headers';
+import type { Store } from '../../state/store';
 import { canonicalJson, type Issue, json, ServiceError, validationError } from './responses';
 
 /** Everything an endpoint needs to answer one request. */

@@ -1,21 +1,32 @@
-import { gatewayCodeFor } from '../../rules/gateway-errors';
-import { recordRequest } from '../state/request-log';
-import type { Store } from '../state/store';
-import { authenticate, checkHeaders } from './auth';
-import { faultResponse } from './fault-responses';
+import { gatewayCodeFor } from '../../../rules/gateway-errors';
+import { recordRequest } from '../../state/request-log';
+import type { Store } from '../../state/store';
 import {
   cancelPaymentAsBuyer,
   confirmPayment,
   fetchPaymentActions,
   getPaymentOptions,
-} from './gateway-buyer';
-import { deleteMerchant, listMerchants } from './merchant-admin';
-import { createCryptoSettlements, createMerchant, getMerchant, updateMerchant } from './merchants';
+} from '../buyer/gateway-buyer';
+import { deleteMerchant, listMerchants } from '../resources/merchant-admin';
+import {
+  createCryptoSettlements,
+  createMerchant,
+  getMerchant,
+  updateMerchant,
+} from '../resources/merchants';
+import { mockListPartnerPayments } from '../resources/partner-payments';
+import { createRefund, getPaymentDetails, mockCancelPayment } from '../resources/payment-actions';
+import { listLegacyPayments, mockListPayments } from '../resources/payment-lists';
+import { createPayment, getPaymentView } from '../resources/payments';
+import {
+  deleteCryptoSettlement,
+  listSettlements,
+  updateCryptoSettlement,
+} from '../resources/settlement-admin';
+import { getGatewayPaymentStatus, getPaymentStatus } from '../resources/status-polling';
+import { authenticate, checkHeaders } from './auth';
+import { faultResponse } from './fault-responses';
 import type { Operation } from './operation';
-import { mockListPartnerPayments } from './partner-payments';
-import { createRefund, getPaymentDetails, mockCancelPayment } from './payment-actions';
-import { listLegacyPayments, mockListPayments } from './payment-lists';
-import { createPayment, getPaymentView } from './payments';
 import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
 import type { RequestContext } from './request-context';
 import {
@@ -25,12 +36,6 @@ import {
   ServiceError,
   waitUnlessAborted,
 } from './responses';
-import {
-  deleteCryptoSettlement,
-  listSettlements,
-  updateCryptoSettlement,
-} from './settlement-admin';
-import { getGatewayPaymentStatus, getPaymentStatus } from './status-polling';
 
 interface Route extends Operation {
   method: string;

@@ -1,4 +1,4 @@
-import { canonicalJson, ServiceError } from './responses';
+import { canonicalJson, ServiceError } from '../http/responses';
 
 /**
  * Keyset cursors: the sort key and id of the last item handed out, plus a hash of the query that

@@ -1,5 +1,5 @@
-import type { KnownPaymentStatus } from '../../rules/payments';
-import { fiatInfo } from '../state/catalog';
+import type { KnownPaymentStatus } from '../../../rules/payments';
+import { fiatInfo } from '../../state/catalog';
 import {
   accountOn,
   isFinalStatus,
@@ -8,7 +8,7 @@ import {
   type PaymentRecord,
   statusAt,
   updatedAt,
-} from '../state/records';
+} from '../../state/records';
 import { buyerJson, tokenAmountJson } from './payments';
 
 const INT32_MAX = 2_147_483_647n;

@@ -1,4 +1,4 @@
-import { isIsoDateTime, isoDateTimeToMs } from '../../rules/dates';
+import { isIsoDateTime, isoDateTimeToMs } from '../../../rules/dates';
 import {
   CAIP2_PATTERN,
   isListLimit,
@@ -6,15 +6,15 @@ import {
   LIST_SORT_BY,
   LIST_SORT_DIR,
   REFERENCE_FILTER_PATTERN,
-} from '../../rules/lists';
+} from '../../../rules/lists';
 import {
   type KnownPaymentStatus,
   LEGACY_LIST_PAYMENT_STATUSES,
   PAYMENT_STATUSES,
-} from '../../rules/payments';
-import type { ApiVersion } from './auth';
+} from '../../../rules/payments';
+import type { ApiVersion } from '../http/auth';
+import { type Issue, ServiceError, validationError } from '../http/responses';
 import type { ListStatuses } from './list-items';
-import { type Issue, ServiceError, validationError } from './responses';
 
 /** Both lists' query, under one set of names. */
 export interface ListQuery {

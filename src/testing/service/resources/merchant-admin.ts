@@ -1,8 +1,8 @@
-import type { MerchantRecord } from '../state/records';
+import type { MerchantRecord } from '../../state/records';
+import type { RequestContext } from '../http/request-context';
+import { type Issue, json, validationError } from '../http/responses';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
 import { findMerchant, merchantJson } from './merchants';
-import type { RequestContext } from './request-context';
-import { type Issue, json, validationError } from './responses';
 
 const STATUSES = ['active', 'inactive', 'suspended'];
 

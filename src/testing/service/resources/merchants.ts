@@ -1,7 +1,12 @@
-import { isoTime as iso, type MerchantRecord } from '../state/records';
-import { checkEmail, checkIconUrl, checkName, checkSettlements } from './field-checks';
-import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
-import { type Issue, json, ServiceError } from './responses';
+import { isoTime as iso, type MerchantRecord } from '../../state/records';
+import { checkEmail, checkIconUrl, checkName, checkSettlements } from '../http/field-checks';
+import {
+  idempotent,
+  jsonObjectBody,
+  type RequestContext,
+  throwIfIssues,
+} from '../http/request-context';
+import { type Issue, json, ServiceError } from '../http/responses';
 
 /** The merchant as every response shows it; `iconUrl` is left out of the create response only. */
 export function merchantJson(merchant: MerchantRecord) {

@@ -1,9 +1,9 @@
-import { requestedVersion } from './auth';
+import { requestedVersion } from '../http/auth';
+import type { RequestContext } from '../http/request-context';
+import { json } from '../http/responses';
 import { paymentItem } from './list-items';
 import { parseListQuery } from './list-query';
 import { customers, revenue, select } from './payment-lists';
-import type { RequestContext } from './request-context';
-import { json } from './responses';
 
 /**
  * GET /v1/payments: the partner-wide list. Repeated `merchantId` parameters choose merchants (an

@@ -1,6 +1,6 @@
-import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../state/records';
-import { idempotent, jsonObjectBody, type RequestContext } from './request-context';
-import { json, ServiceError, validationError } from './responses';
+import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import { idempotent, jsonObjectBody, type RequestContext } from '../http/request-context';
+import { json, ServiceError, validationError } from '../http/responses';
 import {
   merchantIdHeader,
   merchantPayment,

@@ -1,12 +1,12 @@
-import { fiatInfo } from '../state/catalog';
-import type { PaymentRecord } from '../state/records';
-import type { Store } from '../state/store';
-import { requestedVersion } from './auth';
+import { fiatInfo } from '../../state/catalog';
+import type { PaymentRecord } from '../../state/records';
+import type { Store } from '../../state/store';
+import { requestedVersion } from '../http/auth';
+import type { RequestContext } from '../http/request-context';
+import { json, ServiceError } from '../http/responses';
 import { type CursorPosition, decodeCursor, encodeCursor, hashQuery } from './cursor';
 import { legacyPaymentItem, listStatus, paymentItem } from './list-items';
 import { type ListKind, type ListQuery, parseListQuery } from './list-query';
-import type { RequestContext } from './request-context';
-import { json, ServiceError } from './responses';
 
 interface Selection {
   /** Every payment the filters keep, in list order. */

@@ -1,11 +1,16 @@
-import { DEFAULT_TOKEN, fiatToToken, type Token } from '../state/catalog';
-import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
-import { DEFAULT_EXPIRY_S } from '../state/sample-data';
-import type { Store } from '../state/store';
-import { checkCheckout, setCheckout } from './checkout';
-import { checkAmount, checkExpiresAt } from './field-checks';
-import { idempotent, jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
-import { type Issue, json, ServiceError } from './responses';
+import { DEFAULT_TOKEN, fiatToToken, type Token } from '../../state/catalog';
+import { accountOn, isFinalStatus, type PaymentRecord, statusAt } from '../../state/records';
+import { DEFAULT_EXPIRY_S } from '../../state/sample-data';
+import type { Store } from '../../state/store';
+import { checkCheckout, setCheckout } from '../buyer/checkout';
+import { checkAmount, checkExpiresAt } from '../http/field-checks';
+import {
+  idempotent,
+  jsonObjectBody,
+  type RequestContext,
+  throwIfIssues,
+} from '../http/request-context';
+import { type Issue, json, ServiceError } from '../http/responses';
 
 /** `{ accountCaip10, accountProviderIcon, accountProviderName }`, or null before a buyer acted. */
 export function buyerJson(payment: PaymentRecord) {

@@ -1,9 +1,9 @@
-import { CAIP10_PATTERN } from '../../rules/settlements';
-import type { CryptoSettlementRecord, MerchantRecord } from '../state/records';
-import { checkSameChain } from './field-checks';
+import { CAIP10_PATTERN } from '../../../rules/settlements';
+import type { CryptoSettlementRecord, MerchantRecord } from '../../state/records';
+import { checkSameChain } from '../http/field-checks';
+import { jsonObjectBody, type RequestContext, throwIfIssues } from '../http/request-context';
+import { type Issue, json, ServiceError } from '../http/responses';
 import { findMerchant, settlementsJson } from './merchants';
-import { jsonObjectBody, type RequestContext, throwIfIssues } from './request-context';
-import { type Issue, json, ServiceError } from './responses';
 
 /** The settlement named in the path, or 404 `not_found`; an id over 256 characters is a 400. */
 function findSettlement(ctx: RequestContext, merchant: MerchantRecord): CryptoSettlementRecord {

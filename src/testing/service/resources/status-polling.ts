@@ -1,8 +1,8 @@
-import { isFinalStatus, type PaymentRecord, statusAt } from '../state/records';
-import type { Store } from '../state/store';
+import { isFinalStatus, type PaymentRecord, statusAt } from '../../state/records';
+import type { Store } from '../../state/store';
+import type { RequestContext } from '../http/request-context';
+import { json, ServiceError } from '../http/responses';
 import { findPayment, paymentNotFound, tokenAmountJson } from './payments';
-import type { RequestContext } from './request-context';
-import { json, ServiceError } from './responses';
 
 /**
  * The longest the mock holds a status read, whatever `maxPollMs` asks: the published contract
