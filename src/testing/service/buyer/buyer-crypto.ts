@@ -23,11 +23,6 @@ export async function signedBy(
   }
 }
 
-/** A transaction hash for a confirmed authorization: keccak-256 of its signature. */
-export async function txHashOf(signature: `0x${string}`): Promise<`0x${string}`> {
-  return (await eip712()).keccak(signature);
-}
-
 /** A buyer account of the mock's own: a private key generated now, kept in memory only. */
 export async function generateAccount() {
   return (await eip712()).newLocalAccount();

@@ -3,11 +3,11 @@
  * buyer sees, with plain HTML forms (no script) to pay, decline or cancel. No key: a buyer has none.
  */
 import { fiatInfo } from '../../state/catalog';
-import { isFinalStatus, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import { isFinalStatus, type PaymentRecord, statusAt } from '../../state/records';
 import type { Store } from '../../state/store';
 import { readBoundedText } from '../http/request-body';
 import { ServiceError } from '../http/responses';
-import { notifyStatusChange } from '../resources/status-polling';
+import { changeStatus } from '../resources/lifecycle';
 import { payableChains } from './buyer-quotes';
 import { checkoutOf } from './checkout';
 import { MOCK_WALLET, mockAccount, payAs } from './mock-buyer';
@@ -94,8 +94,9 @@ export async function handleCheckoutPage(
 
 /** Decline and Cancel: the payment goes `failed` or `cancelled` at once. */
 function act(store: Store, payment: PaymentRecord, action: Action, now: number): void {
-  moveTo(payment, ACTIONS[action], now, store.rng);
-  notifyStatusChange(store);
+  changeStatus(store, payment, ACTIONS[action], now, {
+    reason: action === 'cancel' ? 'cancelled_by_user' : 'declined by the buyer',
+  });
 }
 
 /**

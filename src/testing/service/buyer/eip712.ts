@@ -3,7 +3,7 @@
  * imported with a dynamic `import()` by `buyer-crypto.ts`, so `import 'merchant-gateway/testing'`
  * pays nothing for it until a buyer confirms; the build bundles it into the testing entry's chunks.
  */
-import { keccak256, recoverTypedDataAddress } from 'viem';
+import { recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /** The EIP-712 typed data of an action, as JSON gives it (numbers may be hex strings). */
@@ -20,11 +20,6 @@ export function recoverSigner(typedData: TypedDataJson, signature: `0x${string}`
     ...(typedData as Parameters<typeof recoverTypedDataAddress>[0]),
     signature,
   });
-}
-
-/** keccak-256 of hex bytes, as `0x` and 64 hex digits. */
-export function keccak(hex: `0x${string}`): `0x${string}` {
-  return keccak256(hex);
 }
 
 /** A fresh account from a random private key: the mock's own buyer. */

@@ -7,13 +7,15 @@
 import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../../../rules/buyer-inputs';
 import { isCaip10AccountId } from '../../../rules/settlements';
 import { ICONS_BASE, type Wallet } from '../../state/catalog';
-import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import { testTxId } from '../../state/events';
+import { isFinalStatus, isoTime, type PaymentRecord, statusAt } from '../../state/records';
 import type { Store } from '../../state/store';
 import { jsonObjectBody, type RequestContext, throwIfIssues } from '../http/request-context';
 import { type Issue, json, ServiceError } from '../http/responses';
+import { changeStatus } from '../resources/lifecycle';
 import { findPayment, paymentViewJson, tokenAmountJson } from '../resources/payments';
-import { hold, maxPollMs, notifyStatusChange } from '../resources/status-polling';
-import { signedBy, txHashOf } from './buyer-crypto';
+import { hold, maxPollMs } from '../resources/status-polling';
+import { signedBy } from './buyer-crypto';
 import {
   dropQuotes,
   findQuote,
@@ -125,9 +127,8 @@ export async function confirmPayment(ctx: RequestContext): Promise<Response> {
 export function cancelPaymentAsBuyer(ctx: RequestContext): Response {
   const payment = findPayment(ctx.store, ctx.params[0] ?? '');
   checkOpen(payment, ctx.now);
-  moveTo(payment, 'cancelled', ctx.now, ctx.store.rng);
+  changeStatus(ctx.store, payment, 'cancelled', ctx.now, { reason: 'cancelled_by_user' });
   dropQuotes(payment);
-  notifyStatusChange(ctx.store, payment.id);
   return json(200, {
     paymentId: payment.id,
     status: 'cancelled',
@@ -159,7 +160,6 @@ export async function confirmQuote(
       `results[0].data[0] is not a signature of option ${quote.id}'s typed data by ${quote.address}`,
     );
   }
-  const txHash = await txHashOf(signature);
   // Checked again after the awaits: of two confirms racing, only the first pays.
   const now = Date.now();
   checkOpen(payment, now);
@@ -167,17 +167,15 @@ export async function confirmQuote(
   payment.token = quote.token;
   payment.tokenValue = quote.value;
   payment.buyer = { address: quote.address, wallet };
-  payment.tx = { hash: txHash, nonce: store.rng.int(0, 5000) };
-  moveTo(payment, 'processing', now, store.rng);
+  // Test mode: no chain transaction happens, the service gives the synthetic id `test:{paymentId}`.
+  payment.tx = { hash: testTxId(payment.id), nonce: store.rng.int(0, 5000) };
+  changeStatus(store, payment, 'processing', now);
   dropQuotes(payment);
-  notifyStatusChange(store, payment.id);
-  const timer = setTimeout(() => {
+  store.later(store.config.pollInMs, () => {
     // A reset() in between replaced the record; a control call may have moved it on already.
     if (store.payments.get(payment.id) !== payment || payment.status !== 'processing') return;
-    moveTo(payment, 'succeeded', Date.now(), store.rng);
-    notifyStatusChange(store, payment.id);
-  }, store.config.pollInMs);
-  (timer as { unref?: () => void }).unref?.();
+    changeStatus(store, payment, 'succeeded', Date.now());
+  });
 }
 
 /** `ConfirmPaymentResponse`: `pollInMs` while not final, `info` once succeeded. */

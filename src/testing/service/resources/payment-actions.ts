@@ -1,12 +1,8 @@
-import { isFinalStatus, isoTime, moveTo, type PaymentRecord, statusAt } from '../../state/records';
+import { isFinalStatus, isoTime, type PaymentRecord, statusAt } from '../../state/records';
 import { idempotent, jsonObjectBody, type RequestContext } from '../http/request-context';
 import { json, ServiceError, validationError } from '../http/responses';
-import {
-  merchantIdHeader,
-  merchantPayment,
-  notifyStatusChange,
-  outcomeJson,
-} from './status-polling';
+import { changeStatus } from './lifecycle';
+import { merchantIdHeader, merchantPayment, outcomeJson } from './status-polling';
 
 /** Why and when a payment was cancelled; kept beside the records, so `reset()` forgets them. */
 const cancellations = new WeakMap<PaymentRecord, { reason: string; at: number }>();
@@ -62,10 +58,9 @@ export function mockCancelPayment(ctx: RequestContext): Response {
           },
         );
       }
-      moveTo(payment, 'cancelled', ctx.now, ctx.store.rng);
       const cancellation = { reason: 'cancelled_by_merchant', at: ctx.now };
+      changeStatus(ctx.store, payment, 'cancelled', ctx.now, cancellation);
       cancellations.set(payment, cancellation);
-      notifyStatusChange(ctx.store, payment.id);
       return {
         status: 200,
         body: {

@@ -11,6 +11,7 @@ import {
   throwIfIssues,
 } from '../http/request-context';
 import { type Issue, json, ServiceError } from '../http/responses';
+import { recordCreated } from './lifecycle';
 
 /** `{ accountCaip10, accountProviderIcon, accountProviderName }`, or null before a buyer acted. */
 export function buyerJson(payment: PaymentRecord) {
@@ -91,6 +92,7 @@ export function createPayment(ctx: RequestContext): Response {
     };
     ctx.store.payments.set(payment.id, payment);
     setCheckout(payment, checkout);
+    recordCreated(ctx.store, payment);
     return {
       status: 201,
       body: {
