@@ -22,7 +22,7 @@ function paymentAnswer<P extends { id: string }>(payment: P): { paymentId: strin
 }
 
 interface ControlRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Segments after `/__mock/`; `:` marks a parameter. */
   segments: string[];
   run(
@@ -79,6 +79,47 @@ const ROUTES: readonly ControlRoute[] = [
   control('POST', 'faults', (mock, { body }) => {
     mock.failNext(faultBody(objectBody(body)));
     return new Response(null, { status: 204 });
+  }),
+  control('POST', 'webhooks', (mock, { body }) => {
+    const { url, secret, types } = objectBody(body);
+    try {
+      const endpoint = mock.webhooks.add({
+        url: url as string,
+        ...(secret === undefined ? {} : { secret: secret as string }),
+        ...(types === undefined ? {} : { types: types as string[] }),
+      });
+      return json(201, endpoint);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      // "webhook endpoint: url must be …": the field is the first word after the colon.
+      const message = error.message.replace(/^webhook endpoint: /, '');
+      const field = /^(\w+) /.exec(message)?.[1] ?? 'body';
+      throw validationError([{ field, message: message.slice(field.length + 1) }]);
+    }
+  }),
+  control('GET', 'webhooks', (mock) => json(200, { data: mock.webhooks.list() })),
+  control('DELETE', 'webhooks/:id', (mock, { params: [id = ''] }) => {
+    if (!mock.webhooks.remove(id)) throw noEndpoint(id);
+    return new Response(null, { status: 204 });
+  }),
+  control('GET', 'webhooks/deliveries', (mock, { query }) => {
+    const limit = query.get('limit');
+    if (limit !== null && !/^\d{1,9}$/.test(limit)) {
+      throw validationError([{ field: 'limit', message: 'must be a whole number >= 0' }]);
+    }
+    const deliveries = mock.webhooks.deliveries();
+    return json(200, {
+      data: limit === null ? deliveries : deliveries.slice(deliveries.length - Number(limit)),
+    });
+  }),
+  control('POST', 'webhooks/deliveries/:id/resend', (mock, { params: [id = ''] }) => {
+    const delivery = mock.webhooks.resend(id);
+    if (!delivery) {
+      throw new ServiceError(404, 'not_found', `No webhook delivery ${id}`, {
+        details: { deliveryId: id },
+      });
+    }
+    return json(202, delivery);
   }),
   control('GET', 'requests', (mock, { query }) => {
     const limit = query.get('limit');
@@ -141,6 +182,12 @@ function checkApiKey(headers: Headers, apiKey: string): void {
     throw new ServiceError(401, 'missing_api_key', 'The control API needs the partner Api-Key');
   }
   if (given !== apiKey) throw new ServiceError(401, 'invalid_api_key', 'Invalid API key');
+}
+
+function noEndpoint(id: string): ServiceError {
+  return new ServiceError(404, 'not_found', `No webhook endpoint ${id}`, {
+    details: { endpointId: id },
+  });
 }
 
 function noRoute(request: Request, rest: string): ServiceError {

@@ -31,6 +31,7 @@ import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body
 import type { RequestContext } from './request-context';
 import {
   errorResponse,
+  isNetworkError,
   NETWORK_ERROR,
   type NetworkError,
   ServiceError,
@@ -111,6 +112,64 @@ export async function handle(store: Store, request: Request): Promise<Response |
   const url = new URL(request.url);
   const v1 = url.pathname.indexOf('/v1/');
   const path = v1 === -1 ? url.pathname : url.pathname.slice(v1);
+  if (!path.startsWith(GATEWAY_PREFIX)) return answer(store, request, url, v1, path);
+  // The buyer's routes serve web pages (wallets, checkouts) with the public App-Id scheme: a
+  // preflight is answered before anything else (no fault, no record), and every answer, errors
+  // included, may be read from any origin. The partner routes send none of this: a secret key
+  // never belongs in a page.
+  if (request.method === 'OPTIONS') return preflightResponse(request);
+  const result = await answer(store, request, url, v1, path);
+  if (!isNetworkError(result)) {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) result.headers.set(name, value);
+  }
+  return result;
+}
+
+const GATEWAY_PREFIX = '/v1/gateway/';
+
+/** What a browser may read of a buyer route's answer. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id, retry-after, retry-after-ms',
+} as const;
+
+/** The headers a page may send to the buyer routes: the app scheme's, the SDK's and the wallet SDK's. */
+const CORS_ALLOW_HEADERS = [
+  'App-Id',
+  'Client-Id',
+  'Content-Type',
+  'Sdk-Name',
+  'Sdk-Version',
+  'Sdk-Platform',
+  'Idempotency-Key',
+  'WCP-Version',
+  'Api-Version',
+  'traceparent',
+  'tracestate',
+].join(', ');
+
+function preflightResponse(request: Request): Response {
+  const asked = request.headers.get('access-control-request-method');
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': CORS_ALLOW_HEADERS,
+      'access-control-max-age': '600',
+      vary: 'origin, access-control-request-headers',
+      ...(asked ? {} : { allow: 'GET, POST, OPTIONS' }),
+    },
+  });
+}
+
+async function answer(
+  store: Store,
+  request: Request,
+  url: URL,
+  v1: number,
+  path: string,
+): Promise<Response | NetworkError> {
   const requestId = `req_${String(++store.requestCount).padStart(6, '0')}`;
 
   // The body once read: a string, undefined when it passed the bound, null before it is read.

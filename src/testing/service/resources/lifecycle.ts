@@ -45,7 +45,8 @@ export function changeStatus(
   { reason }: ChangeReason = {},
 ): boolean {
   if (payment.status === status) return false;
-  const stages = (payment.stages ??= {});
+  payment.stages ??= {};
+  const { stages } = payment;
   if (status === 'processing' || status === 'succeeded' || status === 'failed') {
     payment.tx ??= { hash: testTxId(payment.id), nonce: store.rng.int(0, 5000) };
   }
