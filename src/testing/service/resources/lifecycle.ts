@@ -94,7 +94,8 @@ function send(store: Store, payment: PaymentRecord, type: PaymentEventType, at: 
   const sink = store.events;
   if (!sink?.wanted()) return;
   const id = store.eventRng.id('evt');
-  const status = type === 'payment.settled' ? 'succeeded' : type.slice('payment.'.length);
+  // The snapshot's status is the payment's own (created: requires_action; settled: succeeded).
+  const status = payment.status;
   sink.send({
     id,
     type,
