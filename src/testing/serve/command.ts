@@ -64,8 +64,8 @@ export interface CommandOptions {
   pollInMs?: number | undefined;
   /** `quoteWindowMs` of the mock; undefined: its default. */
   quoteWindowMs?: number | undefined;
-  /** `--webhook-url`, in the order given. */
-  webhookUrls: string[];
+  /** `--webhook-url`, in the order given; absent when none is. */
+  webhookUrls?: string[] | undefined;
   webhookSecret?: string | undefined;
   webhookRetryScale?: number | undefined;
   webhookTimeoutMs?: number | undefined;
@@ -102,7 +102,6 @@ export function parseArgs(
     seed: 1,
     requestLogSize: DEFAULT_REQUEST_LOG_SIZE,
     credentials: {},
-    webhookUrls: [],
   };
   const fromFlags: Partial<MockCredentials> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -124,7 +123,8 @@ export function parseArgs(
     else if (name === 'request-log-size') options.requestLogSize = integer(value, name, 1_000_000);
     else if (name === 'poll-in-ms') options.pollInMs = integer(value, name, 3_600_000);
     else if (name === 'quote-window-ms') options.quoteWindowMs = integer(value, name, 300_000, 1);
-    else if (name === 'webhook-url') options.webhookUrls.push(webhookUrl(value));
+    else if (name === 'webhook-url')
+      options.webhookUrls = [...(options.webhookUrls ?? []), webhookUrl(value)];
     else if (name === 'webhook-secret') options.webhookSecret = webhookSecret(value);
     else if (name === 'webhook-retry-scale') options.webhookRetryScale = scale(value, name);
     else if (name === 'webhook-timeout')
@@ -264,7 +264,8 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
   });
   // One secret for every --webhook-url: the one given, else one generated (printed below).
   const secret = options.webhookSecret ?? generateWebhookSecret();
-  for (const url of options.webhookUrls) mock.webhooks.add({ url, secret });
+  const webhookUrls = options.webhookUrls ?? [];
+  for (const url of webhookUrls) mock.webhooks.add({ url, secret });
   let server: Awaited<ReturnType<typeof mock.listen>>;
   try {
     server = await mock.listen({ port: options.port, host: options.host });
@@ -290,10 +291,10 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
         : [
             `Auto-advance:        every open payment moves one step every ${options.autoAdvanceMs} ms`,
           ]),
-      ...(options.webhookUrls.length === 0
+      ...(webhookUrls.length === 0
         ? []
         : [
-            `Webhooks to:         ${options.webhookUrls.join(', ')}`,
+            `Webhooks to:         ${webhookUrls.join(', ')}`,
             `Webhook secret:      ${options.webhookSecret === undefined ? `${secret} (generated)` : '(the one given)'}`,
           ]),
       'Stop with Ctrl+C (SIGINT) or SIGTERM.',

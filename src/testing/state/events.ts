@@ -46,7 +46,7 @@ const toBig = (value: string | number | bigint | undefined): bigint => {
 };
 
 /** The fee object of the snapshot for `optionValue` (the token's smallest units), or null. */
-function feeOf(fee: MockFee | null, unit: string, optionValue: bigint) {
+export function feeOf(fee: MockFee | null, unit: string, optionValue: bigint) {
   if (!fee) return null;
   const base = toBig(fee.base);
   const numerator = toBig(fee.percent?.numerator);

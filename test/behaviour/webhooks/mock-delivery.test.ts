@@ -141,6 +141,55 @@ describe('webhook delivery from the mock', () => {
     expect(sent[0]?.headers.get('content-type')).toBe('application/json');
   });
 
+  it('shows the fee option in processing.fee, net of it in settlement_amount, settled.amount and the lists', async () => {
+    const bodies: string[] = [];
+    const mock = createMockGateway({
+      webhooks: [{ url: 'https://shop.example/hooks' }],
+      webhookFetch: async (_url, init) => {
+        bodies.push(String(init.body));
+        return new Response(null, { status: 200 });
+      },
+      fee: { base: 10_000, percent: { numerator: 29, denominator: 1000 } },
+      settleAfterMs: 0,
+      pollInMs: 20,
+    });
+    open.push(mock);
+    const gateway = new MerchantGateway({
+      baseUrl: 'https://gateway.test',
+      apiKey: mock.credentials.apiKey,
+      merchantId: mock.sample.merchantId,
+      fetch: mock.fetch,
+    });
+    const { paymentId } = await gateway.payments.create({
+      amount: { unit: 'iso4217/USD', value: '1000' }, // 10 USDC: 10,000,000 units
+      referenceId: 'fee-1',
+    });
+    await mock.pay(paymentId);
+    await gateway.payments.waitForFinal(paymentId, { timeoutMs: 5000 });
+    await mock.webhooks.idle();
+    const events = bodies.map((b) => JSON.parse(b));
+    expect(events.map((e) => e.type)).toEqual([
+      'payment.created',
+      'payment.processing',
+      'payment.succeeded',
+      'payment.settled',
+    ]);
+    const unit = 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const settled = events[3].data;
+    expect(settled.processing.fee).toEqual({
+      kind: 'base_plus_percent',
+      base_amount: { unit, value: '10000' },
+      percent: { numerator: '29', denominator: '1000' },
+      percent_amount: { unit, value: '290000' },
+      total_amount: { unit, value: '300000' },
+    });
+    expect(settled.processing.settlement_amount).toEqual({ unit, value: '9700000' });
+    expect(settled.settled.amount).toEqual({ unit, value: '9700000' });
+    const [item] = (await gateway.payments.list({ referenceId: 'fee-1' })).data;
+    expect(item?.fees).toMatchObject({ total: { value: '300000' }, percentage: '2.9' });
+    expect(item?.settlement).toMatchObject({ settled: true, amount: { value: '9700000' } });
+  });
+
   it('keeps at most webhookLogSize deliveries while a receiver is down', async () => {
     const { mock } = await setup(() => 500, { webhookLogSize: 20, webhookRetryScale: 1 });
     for (let i = 0; i < 30; i++) await cancelledPayment(mock);

@@ -1,5 +1,6 @@
 import type { KnownPaymentStatus } from '../../../rules/payments';
 import { fiatInfo } from '../../state/catalog';
+import { feeOf, settledValue } from '../../state/events';
 import {
   accountOn,
   isFinalStatus,
@@ -9,7 +10,8 @@ import {
   statusAt,
   updatedAt,
 } from '../../state/records';
-import { buyerJson, tokenAmountJson } from './payments';
+import type { MockFee } from '../../types';
+import { buyerJson, tokenAmountJson, tokenAmountOf } from './payments';
 
 const INT32_MAX = 2_147_483_647n;
 
@@ -40,6 +42,7 @@ export function paymentItem(
   merchant: MerchantRecord,
   nowMs: number,
   statuses: ListStatuses = 'six',
+  fee: MockFee | null = null,
 ) {
   const status = listStatus(payment, nowMs, statuses);
   const fiat = fiatInfo(payment.currency);
@@ -63,17 +66,39 @@ export function paymentItem(
     ...(tx
       ? { transaction: { networkId: payment.token.network.id, hash: tx.hash, nonce: tx.nonce } }
       : {}),
+    ...(feesJson(payment, fee) ?? {}),
     ...(settlement
       ? {
           settlement: {
             settled: settlement.settled,
-            // The contract's settled amount is a fiat or a token amount, each with its display.
-            ...(settlement.settled ? { amount: tokenAmountJson(payment) } : {}),
+            // The contract's settled amount is a fiat or a token amount, each with its display,
+            // net of fees: what the webhook's `settled.amount` says too.
+            ...(settlement.settled
+              ? { amount: tokenAmountOf(payment.token, settledValue(payment, fee)) }
+              : {}),
             ...(settlement.txHash ? { txHash: settlement.txHash } : {}),
           },
         }
       : {}),
     ...(settlement?.at ? { settledAt: iso(settlement.at) } : {}),
+  };
+}
+
+/**
+ * `fees` of a paid payment when the mock takes a fee: the total and fixed part in the paying
+ * token, the percentage as a decimal string of percent (`"2.9"`), as the contract writes it.
+ */
+function feesJson(payment: PaymentRecord, fee: MockFee | null) {
+  const charged = feeOf(fee, '', payment.tokenValue);
+  if (!charged || payment.stages?.processingAt === undefined) return undefined;
+  const { numerator, denominator } = charged.percent;
+  const percent = denominator === '0' ? 0 : (Number(numerator) / Number(denominator)) * 100;
+  return {
+    fees: {
+      total: tokenAmountOf(payment.token, BigInt(charged.total_amount.value)),
+      fixed: tokenAmountOf(payment.token, BigInt(charged.base_amount.value)),
+      percentage: String(Number(percent.toFixed(6))),
+    },
   };
 }
 

@@ -27,7 +27,9 @@ export function mockListPartnerPayments(ctx: RequestContext): Response {
   return json(200, {
     data: page.flatMap((p) => {
       const merchant = ctx.store.merchants.get(p.merchantId);
-      return merchant ? [paymentItem(p, merchant, ctx.now, query.statusSet)] : [];
+      return merchant
+        ? [paymentItem(p, merchant, ctx.now, query.statusSet, ctx.store.config.fee)]
+        : [];
     }),
     nextCursor,
     stats: {

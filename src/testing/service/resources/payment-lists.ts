@@ -196,7 +196,9 @@ export function mockListPayments(ctx: RequestContext): Response {
   const { all, page, nextCursor } = select(ctx, 'payments', [merchantId], query);
   const merchant = ctx.store.merchants.get(merchantId);
   return json(200, {
-    data: merchant ? page.map((p) => paymentItem(p, merchant, ctx.now, query.statusSet)) : [],
+    data: merchant
+      ? page.map((p) => paymentItem(p, merchant, ctx.now, query.statusSet, ctx.store.config.fee))
+      : [],
     nextCursor,
     stats: {
       totalRevenue: revenue(all, ctx.now).map(({ amount, currency }) => ({ amount, currency })),
