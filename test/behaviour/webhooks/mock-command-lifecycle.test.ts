@@ -27,9 +27,9 @@ beforeAll(async () => {
     receiver.url,
     '--webhook-secret',
     SECRET,
-    // The wallet's confirm succeeds 1.5 s later: time for a control call to fail or expire it first.
+    // The wallet's confirm succeeds 3 s later: time for a control call to fail or expire it first.
     '--poll-in-ms',
-    '1500',
+    '3000',
     '--settle-after',
     '200',
     '--app-id',
@@ -113,7 +113,9 @@ const walletProcessing = {
 };
 
 describe('the mock command sends every event of each lifecycle', () => {
-  it('paid by the wallet and settled: created, processing, succeeded, settled (v0 to v3)', async () => {
+  it('paid by the wallet and settled: created, processing, succeeded, settled (v0 to v3)', {
+    timeout: 20_000,
+  }, async () => {
     const id = await create('hooks-paid');
     const result = await pay(officialWallet(sidecar.url, APP), id, buyer);
     expect(result.status).toBe('succeeded');
@@ -158,7 +160,9 @@ describe('the mock command sends every event of each lifecycle', () => {
     });
   });
 
-  it('failed after the wallet committed: processing kept on the failed snapshot', async () => {
+  it('failed after the wallet committed: processing kept on the failed snapshot', {
+    timeout: 20_000,
+  }, async () => {
     const id = await create('hooks-failed');
     const wallet = officialWallet(sidecar.url, APP);
     const { option, signatures } = await prepare(wallet, id, buyer, 'eip155:8453');
@@ -181,7 +185,9 @@ describe('the mock command sends every event of each lifecycle', () => {
     });
   });
 
-  it('expired after processing: processing kept on the expired snapshot', async () => {
+  it('expired after processing: processing kept on the expired snapshot', {
+    timeout: 20_000,
+  }, async () => {
     const id = await create('hooks-late');
     const wallet = officialWallet(sidecar.url, APP);
     const { option, signatures } = await prepare(wallet, id, buyer, 'eip155:8453');
@@ -199,7 +205,9 @@ describe('the mock command sends every event of each lifecycle', () => {
     expect(events[2]?.data.expired).toEqual({ expired_at: expect.any(String) });
   });
 
-  it('declined at the checkout page, cancelled by the merchant, expired unpaid: one event after created', async () => {
+  it('declined at the checkout page, cancelled by the merchant, expired unpaid: one event after created', {
+    timeout: 20_000,
+  }, async () => {
     const declined = await create('hooks-declined');
     const page = await fetch(`${sidecar.url}/pay/${declined}`, {
       method: 'POST',
