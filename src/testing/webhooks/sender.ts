@@ -279,17 +279,21 @@ export class WebhookSender implements EventSink, MockWebhooks {
         body: event.body,
       });
       const fetcher = this.#fetch ?? globalThis.fetch;
-      const response = await fetcher(endpoint.url, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'user-agent': 'merchant-gateway-mock',
-        },
-        body: event.body,
-        redirect: 'manual',
-        signal: abort.signal,
-      });
+      // Raced against the abort too: a fetch that ignores its signal is abandoned all the same.
+      const response = await raceAbort(
+        abort.signal,
+        fetcher(endpoint.url, {
+          method: 'POST',
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'user-agent': 'merchant-gateway-mock',
+          },
+          body: event.body,
+          redirect: 'manual',
+          signal: abort.signal,
+        }),
+      );
       status = response.status;
       // The body is not read (the service ignores it); cancelling frees the connection.
       await response.body?.cancel().catch(() => undefined);
@@ -315,6 +319,7 @@ export class WebhookSender implements EventSink, MockWebhooks {
     // Stopped meanwhile (reset, close, endpoint removed): the result is not recorded.
     if (delivery.abort !== abort) {
       this.#pump();
+      this.#notifyIdle();
       return;
     }
     delivery.abort = undefined;
@@ -362,6 +367,16 @@ export class WebhookSender implements EventSink, MockWebhooks {
     if (!this.#isIdle()) return;
     for (const wake of [...this.#idleWaiters]) wake();
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function raceAbort<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The `webhook-id` of an event: `msg_` and the event id's own characters, so both stay stable. */
