@@ -11,7 +11,7 @@ import { handle } from './service/http/router';
 import { changeStatus } from './service/resources/lifecycle';
 import { merchantJson, settlementsJson } from './service/resources/merchants';
 import { refundedAt } from './service/resources/payment-actions';
-import { notifyStatusChange } from './service/resources/status-polling';
+import { notifyStatusChange } from './service/resources/status-waiters';
 import {
   accountOn,
   isFinalStatus,

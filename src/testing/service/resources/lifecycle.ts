@@ -8,7 +8,7 @@ import type { KnownPaymentStatus } from '../../../rules/payments';
 import { eventBody, type PaymentEventType, snapshotOf, testTxId } from '../../state/events';
 import { moveTo, type PaymentRecord } from '../../state/records';
 import type { Store } from '../../state/store';
-import { notifyStatusChange } from './status-polling';
+import { notifyStatusChange } from './status-waiters';
 
 /** The longest delay a timer keeps: 2^31 - 1 ms (about 24.8 days); a later expiry sends no event. */
 const MAX_TIMER_MS = 2_147_483_647;

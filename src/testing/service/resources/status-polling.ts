@@ -1,31 +1,14 @@
 import { isFinalStatus, type PaymentRecord, statusAt } from '../../state/records';
-import type { Store } from '../../state/store';
 import type { RequestContext } from '../http/request-context';
 import { json, ServiceError } from '../http/responses';
 import { findPayment, paymentNotFound, tokenAmountJson } from './payments';
+import { waiters } from './status-waiters';
 
 /**
  * The longest the mock holds a status read, whatever `maxPollMs` asks: the published contract
  * sets no maximum (**silent**), so the mock picks one a real server plausibly has.
  */
 export const MAX_STATUS_HOLD_MS = 60_000;
-
-/**
- * Wakes held status reads, by payment id: one map per mock, so two mocks never wake each other,
- * and a change wakes only the reads of its payment however many thousands are held.
- */
-const waiters = new WeakMap<Store, Map<string, Set<() => void>>>();
-
-/**
- * Tells held status reads of this mock that a payment may have changed: the reads of
- * `paymentId`, or every held read when no id is given (a reset, a bulk move).
- */
-export function notifyStatusChange(store: Store, paymentId?: string): void {
-  const byPayment = waiters.get(store);
-  if (byPayment === undefined) return;
-  const sets = paymentId === undefined ? [...byPayment.values()] : [byPayment.get(paymentId)];
-  for (const set of sets) for (const wake of [...(set ?? [])]) wake();
-}
 
 /** The Merchant-Id header (401 `missing_merchant_id` without it) and that merchant's payment. */
 export function merchantPayment(ctx: RequestContext, id: string): PaymentRecord {
