@@ -99,6 +99,10 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   `invalid_params` for an unknown option
  *   or a bad signature, and only `ErrorCode` values under `/v1/gateway/`: docs/testing.md has them all.
  *   The checkout page's Pay goes through the same confirm, and it refuses cross-origin posts.
+ * - Webhooks (`webhooks`, `mock.webhooks`): one event per change of a payment created while the
+ *   mock runs, the service's envelope and test-mode snapshot (`live: false`, transaction id
+ *   `test:{paymentId}`, on the REST side too); a succeeded payment settles `settleAfterMs` (1 s)
+ *   later; a move back to `requires_action` sends no event; endpoints survive `reset()`.
  * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
  *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
  *   after Decline or Cancel.

@@ -454,8 +454,9 @@ export interface MockGateway {
   /** Back to the seeded state: data, ids, recorded requests and pending faults. */
   reset(): void;
   /**
-   * Sets a payment's status, filling buyer, transaction and settlement as that status implies.
-   * Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
+   * Sets a payment's status, filling buyer and transaction as that status implies (a succeeded
+   * payment settles `settleAfterMs` later), and sends its webhook event. Setting the status it
+   * already has changes nothing. Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
    * reads as `expired`.
    */
   setPaymentStatus(paymentId: string, status: KnownPaymentStatus): void;
