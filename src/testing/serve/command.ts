@@ -41,7 +41,7 @@ Options:
   --poll-in-ms MS      pollInMs it tells clients; a confirmed payment succeeds this much later (default 1000)
   --quote-window-ms MS how long a buyer's quote can be confirmed, 1 to 300000 (default 300000)
   --webhook-url URL    send the service's payment webhooks to URL (repeat for more endpoints)
-  --webhook-secret S   their whsec_ secret (default: one generated and printed below)
+  --webhook-secret S   their whsec_ secret (env MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET; default: one generated and printed)
   --webhook-retry-scale F  scale the retry schedule 5 s, 5 min, … 10 h (default 1; 0.001: ms)
   --webhook-timeout MS how long a receiver has to answer an attempt (default 15000)
   --webhook-chaos SPEC duplicate=0.2,reorder=2000,drop=0.05: doubled, held (ms), never sent (default off)
@@ -139,6 +139,11 @@ export function parseArgs(
       fromFlags[key] = credential(value, `--${name}`);
     }
   }
+  // A secret in the environment stays out of the process list.
+  const envSecret = env.MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET;
+  if (options.webhookSecret === undefined && envSecret !== undefined && envSecret !== '') {
+    options.webhookSecret = webhookSecret(envSecret, 'MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET');
+  }
   for (const [key, variable] of Object.values(CREDENTIAL_FLAGS)) {
     const fromEnv = env[variable];
     const value =
@@ -165,11 +170,9 @@ function webhookUrl(value: string): string {
 }
 
 /** The message never repeats the value: it is a secret. */
-function webhookSecret(value: string): string {
+function webhookSecret(value: string, source = '--webhook-secret'): string {
   if (!/^whsec_[A-Za-z0-9+/]{4,}={0,2}$/.test(value) || secretKeyBytes(value) === undefined) {
-    throw new UsageError(
-      '--webhook-secret must be whsec_ followed by base64 (the secret is not shown)',
-    );
+    throw new UsageError(`${source} must be whsec_ followed by base64 (the secret is not shown)`);
   }
   return value;
 }

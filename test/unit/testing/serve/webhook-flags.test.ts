@@ -45,6 +45,16 @@ describe('merchant-gateway-mock webhook flags', () => {
     expect(() => parseArgs(argv)).toThrow(message);
   });
 
+  it('reads the secret from MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET, the flag winning over it', () => {
+    const other = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+    const env = { MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET: other };
+    expect(parseArgs([], env).webhookSecret).toBe(other);
+    expect(parseArgs(['--webhook-secret', SECRET], env).webhookSecret).toBe(SECRET);
+    expect(() => parseArgs([], { MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET: 'nope' })).toThrow(
+      /^MERCHANT_GATEWAY_MOCK_WEBHOOK_SECRET must be whsec_/,
+    );
+  });
+
   it('refuses a malformed secret without repeating it', () => {
     const secret = 'whsec_not base64 at all!';
     expect(() => parseArgs(['--webhook-secret', secret])).toThrow(
