@@ -216,12 +216,16 @@ export class WebhookSender implements EventSink, MockWebhooks {
   #makeRoom(): void {
     if (this.#log.size < this.#logSize) return;
     let victim: Delivery | undefined;
-    for (const delivery of this.#log.values()) {
-      if (delivery.status !== 'pending') {
-        victim = delivery;
-        break;
+    // Every one pending (a receiver long down): the oldest goes, without a scan of the log.
+    if (this.#log.size <= this.#pending) {
+      victim = this.#log.values().next().value;
+    } else {
+      for (const delivery of this.#log.values()) {
+        if (delivery.status !== 'pending') {
+          victim = delivery;
+          break;
+        }
       }
-      victim ??= delivery;
     }
     if (!victim) return;
     this.#stop(victim);
