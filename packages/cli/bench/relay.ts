@@ -15,8 +15,13 @@ import {
   startMockService,
   startReceiver,
   until,
-} from '../test/behaviour/cli/helpers';
-import { percentile } from './common';
+} from '../test/helpers';
+
+/** The p-th percentile (nearest rank) of some durations. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
 
 async function run(open: number, changes: number, sweepMs: number): Promise<void> {
   const service = await startMockService();

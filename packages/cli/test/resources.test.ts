@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toMinorUnits } from '../../../src/cli/money';
+import { toMinorUnits } from '../src/money';
 import { cli, type MockService, startMockService } from './helpers';
 
 let service: MockService;
