@@ -9,11 +9,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MerchantGateway } from 'merchant-gateway';
+import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 import { Webhook } from 'standardwebhooks';
 import type { CliIo } from '../src/io';
 import { runCli } from '../src/main';
-import { MerchantGateway } from 'merchant-gateway';
-import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 
 /** The package's bin, as `npx merchant-gateway` starts it (in a clone: the source through tsx). */
 export const BIN = fileURLToPath(new URL('../bin/merchant-gateway.js', import.meta.url));

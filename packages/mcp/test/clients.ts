@@ -20,7 +20,10 @@ const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
  * The server as a command, its source through tsx with the package's own tsconfig (no path alias):
  * `merchant-gateway` is the installed SDK, the workspace link to the root's built dist/.
  */
-export const serverCommand = { command: process.execPath, args: [tsx, '--tsconfig', tsconfig, cli] };
+export const serverCommand = {
+  command: process.execPath,
+  args: [tsx, '--tsconfig', tsconfig, cli],
+};
 
 /** The environment without the SDK's variables: a developer's own key never reaches a test server. */
 export function cleanEnv(): Record<string, string> {
