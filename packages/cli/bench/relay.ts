@@ -1,7 +1,8 @@
 // The relay's figures on this machine (issue 30): deliveries per second, and the time from a status
 // change at the service to its delivery (p50, p99), the relay running as its own process against
-// the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`
-// (`--drain`: deliveries alone from a state file; `--spill`: the same past the memory bound).
+// the mock over HTTP and a receiver that verifies every delivery.
+// `npx tsx --tsconfig packages/cli/tsconfig.json packages/cli/bench/relay.ts` (`--drain`:
+// deliveries alone from a state file; `--spill`: the same past the memory bound).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
