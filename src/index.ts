@@ -241,3 +241,23 @@ export {
   CryptoSettlementSchema,
 } from './schemas/settlements';
 export { VERSION } from './version';
+export type {
+  GuardableEvent,
+  MemoryGuardStoreOptions,
+  WebhookGuard,
+  WebhookGuardKey,
+  WebhookGuardOptions,
+  WebhookGuardOutcome,
+  WebhookGuardSession,
+  WebhookGuardState,
+  WebhookGuardStore,
+} from './webhooks/guard';
+export { createWebhookGuard, memoryStore } from './webhooks/guard';
+export type {
+  PgPoolClientLike,
+  PgPoolLike,
+  PgQueryable,
+  PostgresGuardContext,
+  PostgresGuardStoreOptions,
+} from './webhooks/postgres';
+export { guardTableSql, PostgresGuardStore, postgresStore } from './webhooks/postgres';
