@@ -54,6 +54,7 @@ export type {
   TelemetryValue,
 } from './core/telemetry';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+export type { FollowerIngestOutcome, IngestibleEvent } from './follow/ingest';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {
   FollowedPayment,
@@ -63,6 +64,7 @@ export type {
   PaymentFollowerCheckpointEntry,
   PaymentFollowerOptions,
   PaymentStatusChange,
+  PaymentStatusChangeSource,
 } from './follow/types';
 export type { Buyer } from './resources/buyer';
 export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';

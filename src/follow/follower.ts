@@ -1,4 +1,5 @@
 import type { FollowerEngine } from './engine';
+import { type FollowerIngestOutcome, type IngestibleEvent, snapshotOf } from './ingest';
 import type { FollowContext } from './reader';
 import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './seeds';
 import type {
@@ -71,6 +72,13 @@ export class LazyPaymentFollower implements PaymentFollower {
     if (seed === undefined || this.#closed) return;
     if (this.#loaded) this.#loaded.add(seed);
     else if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
+  }
+
+  async ingest(event: IngestibleEvent): Promise<FollowerIngestOutcome> {
+    const snapshot = snapshotOf(event);
+    if (snapshot === undefined || this.#closed) return 'not-followed';
+    const engine = this.#loaded ?? (await this.#engine);
+    return engine.ingest(snapshot);
   }
 
   remove(paymentId: string): void {
