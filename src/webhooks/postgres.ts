@@ -21,9 +21,20 @@ export interface PgPoolClientLike extends PgQueryable {
   release(error?: Error | boolean): void;
 }
 
-/** A `pg` pool: `pg.Pool`. */
+/**
+ * A `pg` pool: `pg.Pool`, or a pool shaped like it (`@neondatabase/serverless`'s, say). Both of
+ * pg's `connect` forms are named so that TypeScript infers the client type from the pool; the
+ * store only calls the first.
+ */
 export interface PgPoolLike<Client extends PgPoolClientLike = PgPoolClientLike> {
   connect(): Promise<Client>;
+  connect(
+    callback: (
+      error: Error | undefined,
+      client: Client | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): void;
 }
 
 /** What `fn` gets as its second argument: the client of the transaction the guard's marks use. */

@@ -190,6 +190,7 @@ describe('webhooks.guard (memory store)', () => {
     await expect(
       guard.handle({ id: 'evt_1' }, 'no' as unknown as () => void),
     ).rejects.toBeInstanceOf(RequestValidationError);
+    expect(() => createWebhookGuard({ store: {} as never })).toThrow(RequestValidationError);
     expect(() => memoryStore({ maxEntries: 0 })).toThrow(RequestValidationError);
     expect(() => memoryStore({ ttlMs: -1 })).toThrow(RequestValidationError);
   });
