@@ -77,6 +77,9 @@ export type { Refunds } from './resources/refunds';
 // declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
 export type { BaseContext, ResourceContext } from './resources/resource';
 export type { Settlements } from './resources/settlements';
+// Receiving the service's webhooks (also alone, with the schemas: merchant-gateway/webhooks).
+// The schemas stay in that entry: here the verifier and parser load on first use.
+export type { PaymentWebhookEventType } from './rules/webhooks';
 export type {
   BuildAction,
   BuildPayload,
@@ -243,6 +246,31 @@ export {
   CryptoSettlementSchema,
 } from './schemas/settlements';
 export { VERSION } from './version';
+export type { WebhookVerificationReason } from './webhooks/errors';
+export { WebhookVerificationError } from './webhooks/errors';
+export type {
+  PaymentCancelledEvent,
+  PaymentCreatedEvent,
+  PaymentExpiredEvent,
+  PaymentFailedEvent,
+  PaymentProcessingEvent,
+  PaymentSettledEvent,
+  PaymentSnapshot,
+  PaymentSucceededEvent,
+  PaymentWebhookEvent,
+  SnapshotCancelled,
+  SnapshotExpired,
+  SnapshotFailed,
+  SnapshotProcessing,
+  SnapshotSettled,
+  SnapshotSuccess,
+  UnknownWebhookData,
+  UnknownWebhookEvent,
+  WebhookAmount,
+  WebhookEvent,
+  WebhookFee,
+  WebhookFeePercent,
+} from './webhooks/events';
 export type {
   GuardableEvent,
   MemoryGuardStoreOptions,
@@ -263,3 +291,5 @@ export type {
   PostgresGuardStoreOptions,
 } from './webhooks/postgres';
 export { guardTableSql, PostgresGuardStore, postgresStore } from './webhooks/postgres';
+export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks/webhooks';
+export { Webhooks } from './webhooks/webhooks';

@@ -246,18 +246,6 @@ const PAYMENT_EVENT_SCHEMAS = {
   'payment.settled': PaymentSettledEventSchema,
 } as const satisfies Record<PaymentWebhookEventType, z.ZodMiniType<PaymentWebhookEvent, unknown>>;
 
-/** A documented payment event, discriminated on `type`. */
-export const PaymentWebhookEventSchema: z.ZodMiniType<PaymentWebhookEvent, unknown> =
-  z.discriminatedUnion('type', [
-    paymentCreated,
-    paymentProcessing,
-    paymentSucceeded,
-    paymentFailed,
-    paymentExpired,
-    paymentCancelled,
-    paymentSettled,
-  ]);
-
 /** Keys of the payment snapshot, each typed `never` on an unknown event's data. */
 type NoSnapshotFields = { readonly [K in keyof PaymentSnapshot]?: never };
 
@@ -341,8 +329,31 @@ export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = z.pipe(
       const input = valueAt(event.data, issue.path);
       // zod/mini has no locale: a missing field would read "Invalid input".
       const message = input === undefined ? 'is required' : issue.message;
-      ctx.issues.push({ ...issue, message, input, path: ['data', ...issue.path] });
+      ctx.issues.push({
+        ...issue,
+        message,
+        input,
+        path: ['data', ...issue.path],
+      } as z.core.$ZodRawIssue);
     }
+    return z.NEVER;
+  }),
+);
+
+/**
+ * A documented payment event: what `WebhookEventSchema` accepts, less the unknown types. (Not a
+ * discriminated union: that would add about 1 KB gzip to the webhooks entry for no other check.)
+ */
+export const PaymentWebhookEventSchema: z.ZodMiniType<PaymentWebhookEvent, unknown> = z.pipe(
+  WebhookEventSchema,
+  z.transform((event, ctx): PaymentWebhookEvent => {
+    if (isPaymentWebhookEvent(event)) return event;
+    ctx.issues.push({
+      code: 'custom',
+      message: `must be a documented payment event type (${PAYMENT_WEBHOOK_EVENT_TYPES.join(', ')})`,
+      input: event.type,
+      path: ['type'],
+    });
     return z.NEVER;
   }),
 );
