@@ -246,6 +246,8 @@ export {
   CryptoSettlementSchema,
 } from './schemas/settlements';
 export { VERSION } from './version';
+export type { MemoryGuardStoreOptions } from './webhooks/create-guard';
+export { createWebhookGuard, memoryStore } from './webhooks/create-guard';
 export type { WebhookVerificationReason } from './webhooks/errors';
 export { WebhookVerificationError } from './webhooks/errors';
 export type {
@@ -273,7 +275,6 @@ export type {
 } from './webhooks/events';
 export type {
   GuardableEvent,
-  MemoryGuardStoreOptions,
   WebhookGuard,
   WebhookGuardKey,
   WebhookGuardOptions,
@@ -282,14 +283,14 @@ export type {
   WebhookGuardState,
   WebhookGuardStore,
 } from './webhooks/guard';
-export { createWebhookGuard, memoryStore } from './webhooks/guard';
 export type {
   PgPoolClientLike,
   PgPoolLike,
   PgQueryable,
   PostgresGuardContext,
+  PostgresGuardStore,
   PostgresGuardStoreOptions,
 } from './webhooks/postgres';
-export { guardTableSql, PostgresGuardStore, postgresStore } from './webhooks/postgres';
+export { guardTableSql, postgresStore } from './webhooks/postgres';
 export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks/webhooks';
 export { Webhooks } from './webhooks/webhooks';

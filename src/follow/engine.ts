@@ -16,7 +16,7 @@ import {
   reportFailure,
 } from './entries';
 import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
-import type { FollowerIngestOutcome, IngestedSnapshot } from './ingest';
+import { type FollowerIngestOutcome, type IngestibleEvent, snapshotOf } from './ingest';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
 import { type FollowerSettings, OPERATION, type Seed } from './seeds';
@@ -222,7 +222,10 @@ export class FollowerEngine implements SweepHost {
    * rule as a read's (a status the follower knows, or one behind it, is not), so a change learned
    * both ways is yielded once, by whichever came first.
    */
-  ingest({ paymentId, version, result }: IngestedSnapshot): FollowerIngestOutcome {
+  ingest(event: IngestibleEvent): FollowerIngestOutcome {
+    const snapshot = snapshotOf(event);
+    if (snapshot === undefined) return 'not-followed';
+    const { paymentId, version, result } = snapshot;
     const entry = this.#entries.get(paymentId);
     if (this.#closed || entry === undefined) return 'not-followed';
     // Its final change waits to be yielded: nothing can follow it.

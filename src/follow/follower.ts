@@ -1,5 +1,5 @@
 import type { FollowerEngine } from './engine';
-import { type FollowerIngestOutcome, type IngestibleEvent, snapshotOf } from './ingest';
+import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 import type { FollowContext } from './reader';
 import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './seeds';
 import type {
@@ -75,10 +75,9 @@ export class LazyPaymentFollower implements PaymentFollower {
   }
 
   async ingest(event: IngestibleEvent): Promise<FollowerIngestOutcome> {
-    const snapshot = snapshotOf(event);
-    if (snapshot === undefined || this.#closed) return 'not-followed';
+    // The snapshot is read by the engine's side (loaded on demand), not carried by every bundle.
     const engine = this.#loaded ?? (await this.#engine);
-    return engine.ingest(snapshot);
+    return this.#closed ? 'not-followed' : engine.ingest(event);
   }
 
   remove(paymentId: string): void {

@@ -1,5 +1,6 @@
 // The exactly-once rule for webhook deliveries, written once: a store (memory, PostgreSQL, a user's
-// own) only locks and persists; this file decides what runs.
+// own) only locks and persists; this file decides what runs. The types a user names live here too;
+// create-guard.ts makes guards and stores, and loads this rule on a guard's first event.
 import { RequestValidationError } from '../core/errors';
 
 /** What `guard.handle` answers: whether `fn` ran, and if not, why not. */
@@ -119,7 +120,8 @@ export function guardKeyOf(event: GuardableEvent): WebhookGuardKey {
   return { eventId: id, paymentId: undefined, version: undefined };
 }
 
-class Guard<Context> implements WebhookGuard<Context> {
+/** The rule, over a store that only locks and persists (loaded on a guard's first `handle`). */
+export class Guard<Context> implements WebhookGuard<Context> {
   readonly #store: WebhookGuardStore<Context>;
 
   constructor(store: WebhookGuardStore<Context>) {
@@ -158,124 +160,5 @@ class Guard<Context> implements WebhookGuard<Context> {
       await session.write(key.version);
       return 'handled';
     });
-  }
-}
-
-/** A guard over `store` (default: in memory). `webhooks.guard()` is the usual way to get one. */
-export function createWebhookGuard<Context = undefined>(
-  options?: WebhookGuardOptions<Context>,
-): WebhookGuard<Context> {
-  const store = options?.store ?? (memoryStore() as unknown as WebhookGuardStore<Context>);
-  if (typeof store.transaction !== 'function') {
-    throw new RequestValidationError(OPERATION, [
-      { field: 'store', message: 'must be a WebhookGuardStore (memoryStore(), postgresStore())' },
-    ]);
-  }
-  return new Guard(store);
-}
-
-/** Options of `memoryStore()`. */
-export interface MemoryGuardStoreOptions {
-  /**
-   * How long a handled event id is remembered, in milliseconds. The service retries for about
-   * 28 hours; a replay from its dashboard (up to 14 days) of a payment event is still caught by
-   * the payment's version while the payment is remembered.
-   * @default 259200000 (3 days)
-   */
-  ttlMs?: number | undefined;
-  /**
-   * At most this many event ids, and this many payments' versions, are kept; past it the oldest
-   * are forgotten first (about 200 bytes each: 100,000 of both is some 40 MB at most).
-   * @default 100000
-   */
-  maxEntries?: number | undefined;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The guard's default store: this process's memory. Enough for one receiver process; replicas, or
- * a receiver that restarts, need a shared store (`postgresStore`).
- */
-export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStore<undefined> {
-  const ttlMs = options?.ttlMs ?? 3 * DAY_MS;
-  const maxEntries = options?.maxEntries ?? 100_000;
-  const issues = [];
-  if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
-    issues.push({ field: 'ttlMs', message: 'must be a positive number of milliseconds' });
-  }
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-    issues.push({ field: 'maxEntries', message: 'must be a whole number, at least 1' });
-  }
-  if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
-  return new MemoryStore(ttlMs, maxEntries);
-}
-
-class MemoryStore implements WebhookGuardStore<undefined> {
-  readonly #ttlMs: number;
-  readonly #max: number;
-  /** Event id → when it was recorded (epoch ms), oldest first (a Map keeps insertion order). */
-  readonly #ids = new Map<string, number>();
-  /** Payment id → highest handled version; re-inserted on each write, so oldest first. */
-  readonly #versions = new Map<string, number>();
-  /** The tail of each lock's queue: a unit of work waits for the one before it. */
-  readonly #locks = new Map<string, Promise<void>>();
-
-  constructor(ttlMs: number, max: number) {
-    this.#ttlMs = ttlMs;
-    this.#max = max;
-  }
-
-  async transaction<T>(
-    key: WebhookGuardKey,
-    work: (session: WebhookGuardSession<undefined>) => Promise<T>,
-  ): Promise<T> {
-    // One lock per payment (which covers its events' ids), else per event id.
-    const lock = key.paymentId === undefined ? `e:${key.eventId}` : `p:${key.paymentId}`;
-    const before = this.#locks.get(lock);
-    let release = (): void => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = before ? before.then(() => mine) : mine;
-    this.#locks.set(lock, tail);
-    try {
-      if (before) await before;
-      return await work({
-        context: undefined,
-        read: async () => this.#read(key),
-        write: async (version) => this.#write(key, version),
-      });
-    } finally {
-      release();
-      if (this.#locks.get(lock) === tail) this.#locks.delete(lock);
-    }
-  }
-
-  #read(key: WebhookGuardKey): WebhookGuardState {
-    const at = this.#ids.get(key.eventId);
-    const seen = at !== undefined && Date.now() - at < this.#ttlMs;
-    const version = key.paymentId === undefined ? undefined : this.#versions.get(key.paymentId);
-    return { seen, version };
-  }
-
-  #write(key: WebhookGuardKey, version: number | undefined): void {
-    const now = Date.now();
-    this.#ids.delete(key.eventId);
-    this.#ids.set(key.eventId, now);
-    if (key.paymentId !== undefined && version !== undefined) {
-      const highest = Math.max(version, this.#versions.get(key.paymentId) ?? -1);
-      this.#versions.delete(key.paymentId);
-      this.#versions.set(key.paymentId, highest);
-    }
-    // Forget the expired and, past the bound, the oldest: both maps are oldest first.
-    for (const [id, at] of this.#ids) {
-      if (this.#ids.size <= this.#max && now - at < this.#ttlMs) break;
-      this.#ids.delete(id);
-    }
-    for (const id of this.#versions.keys()) {
-      if (this.#versions.size <= this.#max) break;
-      this.#versions.delete(id);
-    }
   }
 }

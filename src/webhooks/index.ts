@@ -8,6 +8,8 @@
 export type { ValidationIssue } from '../core/errors';
 export { ConfigurationError, MerchantGatewayError } from '../core/errors';
 export type { PaymentWebhookEventType } from '../rules/webhooks';
+export type { MemoryGuardStoreOptions } from './create-guard';
+export { createWebhookGuard, memoryStore } from './create-guard';
 export type { WebhookVerificationReason } from './errors';
 export { WebhookVerificationError } from './errors';
 export type {
@@ -58,7 +60,6 @@ export {
 } from './events';
 export type {
   GuardableEvent,
-  MemoryGuardStoreOptions,
   WebhookGuard,
   WebhookGuardKey,
   WebhookGuardOptions,
@@ -67,14 +68,14 @@ export type {
   WebhookGuardState,
   WebhookGuardStore,
 } from './guard';
-export { createWebhookGuard, memoryStore } from './guard';
 export type {
   PgPoolClientLike,
   PgPoolLike,
   PgQueryable,
   PostgresGuardContext,
+  PostgresGuardStore,
   PostgresGuardStoreOptions,
 } from './postgres';
-export { guardTableSql, PostgresGuardStore, postgresStore } from './postgres';
+export { guardTableSql, postgresStore } from './postgres';
 export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks';
 export { Webhooks } from './webhooks';

@@ -1,9 +1,10 @@
 import { ConfigurationError } from '../core/errors';
 import { REDACTED } from '../rules/headers';
 import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhooks';
+import { createWebhookGuard } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
-import { createWebhookGuard, type WebhookGuard, type WebhookGuardOptions } from './guard';
+import type { WebhookGuard, WebhookGuardOptions } from './guard';
 import { loadReceiver } from './receiver-load';
 // Types only: the signer's code loads with the receiver.
 import type { HmacKey, WebhookBody } from './signature';

@@ -15,6 +15,11 @@ function gate(): { promise: Promise<void>; open: () => void; fail: (e: Error) =>
   return { promise, open, fail };
 }
 
+/** Resolves after `n` turns of the event loop: time for any delivery that could run to run. */
+async function turns(n = 10): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('webhooks.guard (memory store)', () => {
   test('a redelivered event id runs its handler once and answers duplicate', async () => {
     const guard = createWebhookGuard();
@@ -68,16 +73,19 @@ describe('webhooks.guard (memory store)', () => {
     const guard = createWebhookGuard();
     const event = paymentEvent('pay_conc', 'payment.processing', 1);
     const held = gate();
+    const started = gate();
     let runs = 0;
     const handler = async () => {
       runs++;
+      started.open();
       await held.promise;
     };
     const deliveries = Array.from({ length: 5 }, () =>
       guard.handle(structuredClone(event), handler),
     );
-    // Let every delivery reach the guard before the first handler finishes.
-    await new Promise((resolve) => setImmediate(resolve));
+    // Every delivery has reached the guard while the first handler runs.
+    await started.promise;
+    await turns();
     expect(runs).toBe(1);
     held.open();
     const outcomes = await Promise.all(deliveries);
@@ -95,14 +103,18 @@ describe('webhooks.guard (memory store)', () => {
     const guard = createWebhookGuard();
     const event = paymentEvent('pay_conc_throw', 'payment.created', 0);
     const held = gate();
+    const started = gate();
     let runs = 0;
     const handler = async () => {
       runs++;
+      started.open();
       if (runs === 1) await held.promise;
     };
     const first = guard.handle(event, handler);
     const second = guard.handle(structuredClone(event), handler);
-    await new Promise((resolve) => setImmediate(resolve));
+    await started.promise;
+    await turns();
+    expect(runs).toBe(1);
     held.fail(new Error('lost the connection'));
     await expect(first).rejects.toThrow('lost the connection');
     expect(await second).toBe('handled');
@@ -150,15 +162,19 @@ describe('webhooks.guard (memory store)', () => {
       'payment.processing',
     ]);
     const held = gate();
+    const started = gate();
     const log: string[] = [];
     const handler = async (e: NonNullable<typeof created>) => {
+      started.open();
       log.push(`start ${e.data.payment_state_version}`);
       if (e.data.payment_state_version === 0) await held.promise;
       log.push(`end ${e.data.payment_state_version}`);
     };
     const first = guard.handle(created as NonNullable<typeof created>, handler);
     const second = guard.handle(processing as NonNullable<typeof created>, handler);
-    await new Promise((resolve) => setImmediate(resolve));
+    await started.promise;
+    await turns();
+    expect(log).toEqual(['start 0']);
     held.open();
     expect(await Promise.all([first, second])).toEqual(['handled', 'handled']);
     expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1']);
