@@ -1,8 +1,13 @@
 import {
   createWebhookGuard,
+  type GuardableEvent,
+  type IngestibleEvent,
+  type PaymentFollower,
   postgresStore,
+  type WebhookEvent,
   type WebhookGuard,
   type WebhookGuardOutcome,
+  Webhooks,
 } from 'merchant-gateway';
 import type pg from 'pg';
 import type { PoolClient } from 'pg';
@@ -17,6 +22,22 @@ const event = {
 };
 
 describe('webhooks guard types', () => {
+  it('takes what unwrap returns, and so does follower.ingest', () => {
+    expectTypeOf<WebhookEvent>().toExtend<GuardableEvent>();
+    expectTypeOf<WebhookEvent>().toExtend<IngestibleEvent>();
+    expectTypeOf(value<PaymentFollower>().ingest).toBeCallableWith(value<WebhookEvent>());
+    const webhooks = new Webhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    expectTypeOf(webhooks.guard()).toEqualTypeOf<WebhookGuard<undefined>>();
+    // The handler gets the union back, so a switch on its type narrows the snapshot (never run).
+    const narrowed = () =>
+      value<WebhookGuard>().handle(value<WebhookEvent>(), (e) => {
+        if (e.type === 'payment.succeeded') {
+          expectTypeOf(e.data.success?.tx_id).toEqualTypeOf<string | null | undefined>();
+        }
+      });
+    expectTypeOf(narrowed).toBeFunction();
+  });
+
   it('handle answers one of three outcomes and hands fn the event as given', () => {
     const guard = createWebhookGuard();
     expectTypeOf(guard).toEqualTypeOf<WebhookGuard<undefined>>();

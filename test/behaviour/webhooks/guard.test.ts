@@ -1,8 +1,26 @@
 // The exactly-once guard over its default (memory) store: the service delivers at least once, in
 // no particular order; the guard runs each event's handler once, never for a stale snapshot.
-import { createWebhookGuard, memoryStore, RequestValidationError } from 'merchant-gateway';
+import {
+  createWebhookGuard,
+  MerchantGateway,
+  memoryStore,
+  RequestValidationError,
+  type WebhookEvent,
+  Webhooks,
+} from 'merchant-gateway';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { lifecycle, paymentEvent } from '../../support/payment-events';
+import {
+  paymentCreated,
+  paymentProcessing,
+  paymentSettled,
+  paymentSucceeded,
+  webhookBody,
+} from '../../support/webhook-fixtures';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const webhooks = new Webhooks({ secret: SECRET });
 
 /** A promise and the functions that settle it, for handlers a test holds open. */
 function gate(): { promise: Promise<void>; open: () => void; fail: (e: Error) => void } {
@@ -21,8 +39,57 @@ async function turns(n = 10): Promise<void> {
 }
 
 describe('webhooks.guard (memory store)', () => {
+  test("signed deliveries of the documented events, redelivered and out of order, through a client's unwrap and guard: fulfilled once, on the settled snapshot", async () => {
+    const gateway = new MerchantGateway({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'wcp_test_guard',
+      webhookSecret: SECRET,
+    });
+    const guard = gateway.webhooks.guard();
+    // The service's own signer, as another library implements it.
+    const signer = new Webhook(SECRET);
+    const deliver = async (event: object) => {
+      const body = webhookBody(event);
+      const id = `msg_${(event as { id: string }).id}`;
+      const now = new Date();
+      const headers = {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signer.sign(id, now, body),
+      };
+      return gateway.webhooks.unwrap(body, headers);
+    };
+    const fulfilled: string[] = [];
+    const outcomes: string[] = [];
+    const receive = async (event: WebhookEvent) => {
+      outcomes.push(
+        await guard.handle(event, async (e) => {
+          switch (e.type) {
+            case 'payment.succeeded':
+            case 'payment.settled':
+              // Act on the snapshot's status, whatever the type (a settled event is succeeded too).
+              if (e.data.status === 'succeeded')
+                fulfilled.push(`${e.type} ${e.data.success?.tx_id}`);
+              break;
+            default:
+              break;
+          }
+        }),
+      );
+    };
+    for (const event of [paymentCreated, paymentProcessing, paymentCreated, paymentSettled]) {
+      await receive(await deliver(event));
+    }
+    await Promise.all([
+      receive(await deliver(paymentSucceeded)),
+      receive(await deliver(paymentSettled)),
+    ]);
+    expect(outcomes).toEqual(['handled', 'handled', 'duplicate', 'handled', 'stale', 'duplicate']);
+    expect(fulfilled).toEqual([`payment.settled ${paymentSettled.data.success?.tx_id}`]);
+  });
+
   test('a redelivered event id runs its handler once and answers duplicate', async () => {
-    const guard = createWebhookGuard();
+    const guard = webhooks.guard();
     const event = paymentEvent('pay_dup', 'payment.created', 0);
     const runs: string[] = [];
     const handler = async (e: typeof event) => {
@@ -35,7 +102,7 @@ describe('webhooks.guard (memory store)', () => {
   });
 
   test("a never-seen payment's version-0 event runs, and versions at most the highest handled are stale", async () => {
-    const guard = createWebhookGuard();
+    const guard = webhooks.guard();
     const [created, processing, succeeded] = lifecycle('pay_ver', [
       'payment.created',
       'payment.processing',
@@ -70,7 +137,7 @@ describe('webhooks.guard (memory store)', () => {
   });
 
   test('concurrent deliveries of one id run the handler once; the others wait and answer duplicate', async () => {
-    const guard = createWebhookGuard();
+    const guard = webhooks.guard();
     const event = paymentEvent('pay_conc', 'payment.processing', 1);
     const held = gate();
     const started = gate();
