@@ -17,11 +17,13 @@ import * as esbuild from 'esbuild';
 // hooks that load its lazy chunk (the spans and instruments): 40,607 B, plus the usual 1 KB.
 // Issue 27's slimming then loaded p-retry and the failure path on a call's first failure in the
 // browser builds: 39,761 B with all of this round's work, plus the usual 1 KB.
-// Issue 34 (the service's webhooks) added Webhooks' front (40,770 B: its verifier and schemas are
-// a lazy chunk), then the guard's and follower.ingest's fronts, 737 B: the option checks of
-// createWebhookGuard, memoryStore and postgresStore, guardTableSql, webhooks.guard() and a change's
-// source (the rule, both stores, the SQL and the snapshot reading load on first use). This counts
-// every export; a bundler drops the store functions of an app that never calls them.
+// Issue 34 (receiving webhooks) adds about 750 B at import (40,551 B): the Webhooks class, its
+// error and the client's gateway.webhooks; the verifier and the event schemas load on first use
+// (a lazy chunk of 2.8 KB gzip; loaded eagerly they would add 3,726 B, past this budget).
+// Its guard and follower.ingest add 737 B more (41,507 B): the option checks of
+// createWebhookGuard, memoryStore and postgresStore, guardTableSql, webhooks.guard() and a
+// change's source; the rule, both stores, the SQL and the snapshot reading load on first use. This
+// counts every export; a bundler drops the store functions of an app that never calls them.
 const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 41_507 + 1024);
 
 // merchant-gateway/buyer, a wallet's bundle: issue 27 bounds it at 20 KB min+gzip with ky and
@@ -38,10 +40,15 @@ const BUDGET_BYTES = Number(process.env.SIZE_BUDGET_BYTES ?? 41_507 + 1024);
 const BUYER_TARGET_BYTES = 20 * 1024;
 const BUYER_BUDGET_BYTES = Number(process.env.SIZE_BUYER_BUDGET_BYTES ?? 27_667 + 512);
 
+// merchant-gateway/webhooks, a receiver's bundle (an edge function, a Worker): issue 34 bounds it
+// at 10 KB min+gzip with zod/mini (about 5 KB of it), everything loaded at import.
+const WEBHOOKS_BUDGET_BYTES = Number(process.env.SIZE_WEBHOOKS_BUDGET_BYTES ?? 10 * 1024);
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/index.js');
 const buyerEntry = join(root, 'dist/buyer.js');
-for (const file of [entry, buyerEntry]) {
+const webhooksEntry = join(root, 'dist/webhooks.js');
+for (const file of [entry, buyerEntry, webhooksEntry]) {
   if (!existsSync(file)) {
     console.error(`size: ${file.slice(root.length + 1)} is missing; run \`npm run build\` first`);
     process.exit(1);
@@ -66,12 +73,29 @@ const lazyOnFailure = {
   },
 };
 
+// And the main entry's swap of the webhook receiver for its lazy loader (tsup.config.ts).
+const lazyReceiver = {
+  name: 'lazy-receiver',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/receiver-load$/ }, (args) =>
+      args.importer.endsWith('/src/webhooks/webhooks.ts')
+        ? { path: args.importer.replace(/webhooks\.ts$/, 'receiver-load-lazy.ts') }
+        : undefined,
+    );
+  },
+};
+
 /**
  * Minified, browser, ESM bundle of `stdin` (or `from`), split as a browser bundler splits it: what
  * loads with the import (the entry's output, measured against the budget) and, apart, the chunks
  * a dynamic `import()` loads only when used (the follower's engine, on its first `follower()`).
  */
-async function bundle({ external = [], stdin, from = entry } = {}) {
+async function bundle({
+  external = [],
+  stdin,
+  from = entry,
+  plugins = [lazyOnFailure, lazyReceiver],
+} = {}) {
   const result = await esbuild.build({
     ...(stdin ? { stdin: { contents: stdin, resolveDir: root } } : { entryPoints: [from] }),
     absWorkingDir: root,
@@ -85,7 +109,7 @@ async function bundle({ external = [], stdin, from = entry } = {}) {
     write: false,
     metafile: true,
     external,
-    plugins: [lazyOnFailure],
+    plugins,
     logLevel: 'silent',
   });
   const outputs = Object.entries(result.metafile.outputs);
@@ -221,6 +245,31 @@ for (const [name, bytes] of [...buyerShares].sort((a, b) => b[1] - a[1])) {
   printBuyer(`  ${name.padEnd(28)} ${`${bytes} B`.padStart(9)} minified`);
 }
 
+// The webhooks entry, built on its own and eager (tsup.config.ts): what a receiver ships.
+const webhooks = await bundle({ from: webhooksEntry });
+const webhooksSource = await bundle({ from: join(root, 'src/webhooks/index.ts'), plugins: [] });
+const webhooksShares = new Map();
+for (const path of webhooksSource.eager) {
+  for (const [input, { bytesInOutput }] of Object.entries(
+    webhooksSource.metafile.outputs[path]?.inputs ?? {},
+  )) {
+    const name =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'merchant-gateway (own code)';
+    webhooksShares.set(name, (webhooksShares.get(name) ?? 0) + bytesInOutput);
+  }
+}
+const webhooksOver = webhooks.gzipped > WEBHOOKS_BUDGET_BYTES;
+const printWebhooks = webhooksOver ? console.error : console.log;
+printWebhooks(
+  `\nWebhooks entry (merchant-gateway/webhooks): dist/webhooks.js + dependencies, the same way: ${webhooks.output.length} B minified, ${webhooks.gzipped} B gzip (${kb(webhooks.gzipped)})`,
+);
+printWebhooks(
+  `  budget ${WEBHOOKS_BUDGET_BYTES} B (${kb(WEBHOOKS_BUDGET_BYTES)}): ${webhooksOver ? `OVER by ${webhooks.gzipped - WEBHOOKS_BUDGET_BYTES} B` : 'ok'}`,
+);
+for (const [name, bytes] of [...webhooksShares].sort((a, b) => b[1] - a[1])) {
+  printWebhooks(`  ${name.padEnd(28)} ${`${bytes} B`.padStart(9)} minified`);
+}
+
 if (process.env.SIZE_REPORT) {
   const report = {
     minified: output.length,
@@ -236,8 +285,13 @@ if (process.env.SIZE_REPORT) {
       budget: BUYER_BUDGET_BYTES,
       target: BUYER_TARGET_BYTES,
     },
+    webhooks: {
+      minified: webhooks.output.length,
+      gzipped: webhooks.gzipped,
+      budget: WEBHOOKS_BUDGET_BYTES,
+    },
   };
   mkdirSync(dirname(process.env.SIZE_REPORT), { recursive: true });
   writeFileSync(process.env.SIZE_REPORT, `${JSON.stringify(report, null, 2)}\n`);
 }
-process.exit(gzipped > BUDGET_BYTES || buyerOver ? 1 : 0);
+process.exit(gzipped > BUDGET_BYTES || buyerOver || webhooksOver ? 1 : 0);
