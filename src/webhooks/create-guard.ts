@@ -16,19 +16,8 @@ export function createWebhookGuard<Context = undefined>(
     ]);
   }
   // The rule loads on the first event: a client that never receives webhooks does not carry it.
-  let guard: Promise<WebhookGuard<Context>> | undefined;
-  return {
-    handle(event, fn) {
-      guard ??= import('./guard').then(
-        ({ Guard }) => new Guard(store),
-        (error: unknown) => {
-          guard = undefined;
-          throw error;
-        },
-      );
-      return guard.then((loaded) => loaded.handle(event, fn));
-    },
-  };
+  const guard = once(() => import('./guard').then(({ Guard }) => new Guard(store)));
+  return { handle: (event, fn) => guard().then((loaded) => loaded.handle(event, fn)) };
 }
 
 /** Options of `memoryStore()`. */
@@ -65,19 +54,19 @@ export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStor
     issues.push({ field: 'maxEntries', message: 'must be a whole number, at least 1' });
   }
   if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
-  // Its code loads on first use, like the PostgreSQL store's: a client that never receives
-  // webhooks does not carry it.
-  let store: Promise<WebhookGuardStore<undefined>> | undefined;
-  return {
-    async transaction(key, work) {
-      store ??= import('./memory-store').then(
-        ({ MemoryStore }) => new MemoryStore(ttlMs, maxEntries),
-        (error: unknown) => {
-          store = undefined;
-          throw error;
-        },
-      );
-      return (await store).transaction(key, work);
-    },
-  };
+  // Its code loads on first use, like the PostgreSQL store's.
+  const store = once(() =>
+    import('./memory-store').then(({ MemoryStore }) => new MemoryStore(ttlMs, maxEntries)),
+  );
+  return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };
+}
+
+/** Calls `load` once, on first use; a load that failed is tried again on the next. */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }

@@ -1,6 +1,7 @@
 // The guard's PostgreSQL store. It never imports `pg`: the user hands it a Pool (or one Client),
 // typed by what it calls, so `pg` stays an optional peer and nothing loads for anyone else.
 import { RequestValidationError } from '../core/errors';
+import { once } from './create-guard';
 import type { WebhookGuardStore } from './guard';
 
 /** What the store calls on a `pg` client: `query(text, values)`. */
@@ -134,17 +135,8 @@ export function postgresStore<Client extends PgQueryable>(
   }
   // The SQL and its transactions load on first use: a bundle that never stores in PostgreSQL
   // does not carry them.
-  let store: Promise<PostgresGuardStore<Client>> | undefined;
-  return {
-    async transaction(key, work) {
-      store ??= import('./postgres-store').then(
-        ({ PostgresStore }) => new PostgresStore<Client>(pool, client, table),
-        (error: unknown) => {
-          store = undefined;
-          throw error;
-        },
-      );
-      return (await store).transaction(key, work);
-    },
-  };
+  const store = once(() =>
+    import('./postgres-store').then(({ PostgresStore }) => new PostgresStore(pool, client, table)),
+  );
+  return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };
 }
