@@ -135,7 +135,7 @@ export class Webhooks {
   /**
    * Exactly once on top of the service's at least once: `guard.handle(event, fn)` runs `fn` at most
    * once per event id, never for a snapshot older than one handled, and counts an event handled
-   * only when `fn` resolves (docs/webhooks-guard.md). The guard keeps no secret; it is the same as
+   * only when `fn` resolves (docs/webhooks.md, "The guard"). The guard keeps no secret; it is the same as
    * `createWebhookGuard(options)`.
    * @example
    * ```ts
