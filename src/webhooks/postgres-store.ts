@@ -59,12 +59,18 @@ export class PostgresStore<Client extends PgQueryable> implements PostgresGuardS
   ): Promise<T> {
     const client = await (this.#pool as PgPoolLike<Client & PgPoolClientLike>).connect();
     let broken: Error | undefined;
+    // The server ending the session while no query runs (idle_in_transaction_session_timeout
+    // during a hung handler, a restart) comes as an 'error' event, which unheard ends the process.
+    // Heard, it fails the transaction's next query instead.
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    client.on?.('error', lost);
     try {
-      return await this.#run(client, key, work, (error) => {
-        broken = error;
-      });
+      return await this.#run(client, key, work, lost);
     } finally {
-      // A client whose rollback failed is in an unknown state: the pool must not hand it out.
+      client.removeListener?.('error', lost);
+      // A client whose rollback failed, or whose session ended, must not be handed out again.
       client.release(broken ?? false);
     }
   }

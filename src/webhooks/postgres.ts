@@ -15,6 +15,9 @@ export interface PgQueryable {
 /** A `pg` client taken from a pool: `pg.PoolClient`. */
 export interface PgPoolClientLike extends PgQueryable {
   release(error?: Error | boolean): void;
+  /** pg's `'error'` event, listened to while the store holds the client (optional). */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**

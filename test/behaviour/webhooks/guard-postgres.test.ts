@@ -96,6 +96,36 @@ describe('webhooks.guard with postgresStore', () => {
     expect(payouts).toBe(1);
   });
 
+  test('a hung handler holds its claim until idle_in_transaction_session_timeout ends its session; the waiting duplicate then runs', async () => {
+    const hung = new pg.Pool({
+      connectionString: postgres?.url,
+      max: 2,
+      options: '-c idle_in_transaction_session_timeout=300',
+    });
+    hung.on('error', () => {});
+    try {
+      const event = paymentEvent('pay_pg_hung', 'payment.created', 0);
+      const first = createWebhookGuard({ store: postgresStore({ pool: hung }) });
+      let entered = (): void => {};
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      // Never settles: the receiver is stuck, not dead.
+      void first.handle(event, () => {
+        entered();
+        return new Promise(() => {});
+      });
+      await inside;
+      const second = createWebhookGuard({ store: postgresStore({ pool }) });
+      const started = Date.now();
+      expect(await second.handle(event, async () => {})).toBe('handled');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    } finally {
+      // Its stuck client is never released: end() would wait for it for ever.
+      void hung.end();
+    }
+  });
+
   test('one pg.Client, a schema-qualified table created on first use, and the documented statement', async () => {
     await pool.query('CREATE SCHEMA hooks');
     const client = new pg.Client({ connectionString: postgres?.url });
