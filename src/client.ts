@@ -67,7 +67,11 @@ export class MerchantGateway {
    */
   get webhooks(): Webhooks {
     if (this.#webhooks !== undefined) return this.#webhooks;
-    const secret = this.#options.webhookSecret ?? env('MERCHANT_GATEWAY_WEBHOOK_SECRET');
+    // Own property only: an inherited one would be a polluted Object.prototype.
+    const own = Object.hasOwn(this.#options, 'webhookSecret')
+      ? this.#options.webhookSecret
+      : undefined;
+    const secret = own ?? env('MERCHANT_GATEWAY_WEBHOOK_SECRET');
     if (secret === undefined) {
       throw new WebhookVerificationError(
         'invalid_secret',

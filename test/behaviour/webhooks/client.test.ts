@@ -63,6 +63,20 @@ describe('gateway.webhooks', () => {
     expect(() => gateway.webhooks).toThrow(/the secret is not whsec_ followed by base64/);
   });
 
+  test('a webhookSecret set on a polluted Object.prototype is not a secret', () => {
+    vi.stubEnv('MERCHANT_GATEWAY_WEBHOOK_SECRET', '');
+    const proto = Object.prototype as { webhookSecret?: string; secret?: string };
+    proto.webhookSecret = generateWebhookSecret();
+    proto.secret = generateWebhookSecret();
+    try {
+      expect(() => new MerchantGateway(options).webhooks).toThrow(/no webhook secret/);
+      expect(() => new Webhooks({} as { secret: string })).toThrow(/no secret/);
+    } finally {
+      delete proto.webhookSecret;
+      delete proto.secret;
+    }
+  });
+
   test('the client never shows the webhook secret', () => {
     const secret = generateWebhookSecret();
     const gateway = new MerchantGateway({ ...options, webhookSecret: secret });
