@@ -119,10 +119,8 @@ async function bundle({
   const outputs = Object.entries(result.metafile.outputs);
   // The entry's own output: a dynamic import() of another dist/ file is an entry point too.
   const entryPoint = stdin ? '<stdin>' : relative(root, from);
-  const entryPath = (
-    outputs.find(([, o]) => o.entryPoint === entryPoint) ??
-    outputs.find(([, o]) => o.entryPoint !== undefined)
-  )?.[0];
+  const entryPath = (outputs.find(([, o]) => o.entryPoint === entryPoint) ??
+    outputs.find(([, o]) => o.entryPoint !== undefined))?.[0];
   const file = (path) => result.outputFiles.find((f) => f.path === join(root, path));
   const output = entryPath === undefined ? undefined : file(entryPath)?.contents;
   if (output === undefined) throw new Error('size: esbuild produced no output');
