@@ -83,7 +83,9 @@ export class PostgresStore<Client extends PgQueryable> implements PostgresGuardS
   ): Promise<T> {
     await this.#prepare(client);
     const sql = this.#sql;
-    await client.query('BEGIN');
+    // Read committed whatever the database's default: a duplicate waiting on a claim then sees the
+    // claim committed (and answers duplicate) instead of failing to serialize.
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     try {
       const result = await work({
         context: { client },

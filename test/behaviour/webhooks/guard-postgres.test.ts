@@ -96,6 +96,38 @@ describe('webhooks.guard with postgresStore', () => {
     expect(payouts).toBe(1);
   });
 
+  test('a database whose default isolation is serializable: concurrent duplicates still answer duplicate, not a serialization failure', async () => {
+    const strict = new pg.Pool({
+      connectionString: postgres?.url,
+      max: 6,
+      options: '-c default_transaction_isolation=serializable',
+    });
+    strict.on('error', () => {});
+    try {
+      const guard = createWebhookGuard({ store: postgresStore({ pool: strict }) });
+      const event = paymentEvent('pay_pg_strict', 'payment.processing', 1);
+      let runs = 0;
+      const handler = async (_e: typeof event, { client }: { client: pg.PoolClient }) => {
+        runs++;
+        await client.query('SELECT pg_sleep(0.05)');
+      };
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, () => guard.handle(event, handler)),
+      );
+      expect(outcomes.sort()).toEqual([
+        'duplicate',
+        'duplicate',
+        'duplicate',
+        'duplicate',
+        'duplicate',
+        'handled',
+      ]);
+      expect(runs).toBe(1);
+    } finally {
+      await strict.end();
+    }
+  });
+
   test('a hung handler holds its claim until idle_in_transaction_session_timeout ends its session; the waiting duplicate then runs', async () => {
     const hung = new pg.Pool({
       connectionString: postgres?.url,
