@@ -56,6 +56,21 @@ const lazyOnFailure: EsbuildPlugin = {
   },
 };
 
+// The main entry's browser-facing ESM build (dist/index.js) loads the webhook verifier and the
+// event schemas on the first verification (src/webhooks/receiver-load-lazy.ts): a client that
+// never receives webhooks does not ship them. merchant-gateway/webhooks, Node's builds and the
+// tests load them with the SDK.
+const lazyReceiver: EsbuildPlugin = {
+  name: 'lazy-receiver',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/receiver-load$/ }, (args) =>
+      args.importer.endsWith('/src/webhooks/webhooks.ts')
+        ? { path: args.importer.replace(/webhooks\.ts$/, 'receiver-load-lazy.ts') }
+        : undefined,
+    );
+  },
+};
+
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
@@ -75,7 +90,11 @@ export default defineConfig([
   // passes `baseUrl`, which TypeScript 6 flags as deprecated.
   {
     ...shared,
-    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
+    entry: {
+      ...(shared.entry as Record<string, string>),
+      buyer: 'src/buyer.ts',
+      webhooks: 'src/webhooks/index.ts',
+    },
     format: ['esm', 'cjs'],
     dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0' } },
   },
@@ -90,7 +109,7 @@ export default defineConfig([
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw', 'isows'],
-    esbuildPlugins: [lazyOnFailure],
+    esbuildPlugins: [lazyOnFailure, lazyReceiver],
   },
   // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
   // would carry the partner's resources into a wallet's bundle.
@@ -101,6 +120,14 @@ export default defineConfig([
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw'],
     esbuildPlugins: [lazyOnFailure],
+  },
+  // The webhooks entry (merchant-gateway/webhooks) built on its own, like the buyer's: a receiver
+  // (an edge function, a Worker) ships the verifier and the event schemas, not the client.
+  {
+    ...shared,
+    entry: { webhooks: 'src/webhooks/index.ts' },
+    format: ['esm'],
+    noExternal: ['zod'],
   },
   // The main entry for Node's `import` (the "node" condition): the same code, ky loaded with the
   // first request. Its types are the main build's; the testing entries stay on the main build.
@@ -115,7 +142,11 @@ export default defineConfig([
   },
   {
     ...shared,
-    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
+    entry: {
+      ...(shared.entry as Record<string, string>),
+      buyer: 'src/buyer.ts',
+      webhooks: 'src/webhooks/index.ts',
+    },
     format: ['cjs'],
     // Node >= 22.12 can require() ky and p-retry, but esbuild's CJS interop (node mode, as our
     // package is "type": "module") then hands us their namespace as the default export, so

@@ -14,6 +14,7 @@ import { runPerCall } from './per-call';
 import { runProfile } from './profile';
 import { printSummary } from './summary';
 import { runValidation } from './validation';
+import { runWebhooks } from './webhooks';
 
 interface Suite {
   /** Part of a plain `npm run bench`; the others run only when named. */
@@ -83,6 +84,8 @@ const suites: Record<string, Suite> = {
   // 1,000 concurrent payments.create: p50/p99 and CPU per call against bare ky and raw fetch, on
   // each Node line (issue 23 names a target for both).
   concurrency: { byDefault: true, perNode: true, run: runConcurrency },
+  // Verifying one webhook delivery (and unwrapping it) beside standardwebhooks' verify (issue 34).
+  webhooks: { byDefault: true, perNode: true, run: runWebhooks },
   // 10,000 open payments followed by one payments.follower() against 10,000 waitForFinal calls.
   following: { byDefault: true, perNode: false, run: runFollowing },
 };

@@ -104,6 +104,7 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
       ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as {
           gzipped: number;
           buyer?: { gzipped: number; target: number };
+          webhooks?: { gzipped: number; budget: number };
         })
       : undefined;
   // Nothing of the table ran (`npm run bench -- following`, say): no table.
@@ -123,6 +124,15 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
     '',
     buyer === undefined ? '≤ 20 KB' : `≤ ${buyer.target / 1024} KB`,
     buyer === undefined ? 'not run' : buyer.gzipped <= buyer.target ? 'met' : 'NOT met',
+  ]);
+  // Issue 34's bound on merchant-gateway/webhooks, a receiver's bundle.
+  const webhooks = size?.webhooks;
+  rows.push([
+    'webhooks entry bundle at import, min+gzip',
+    webhooks === undefined ? '-' : `${(webhooks.gzipped / 1024).toFixed(1)} KB`,
+    '',
+    webhooks === undefined ? '≤ 10 KB' : `≤ ${webhooks.budget / 1024} KB`,
+    webhooks === undefined ? 'not run' : webhooks.gzipped <= webhooks.budget ? 'met' : 'NOT met',
   ]);
   table(
     'Issue 23, by wall time, from this run on each Node line (a "-": that part or that line did not run)',

@@ -33,6 +33,12 @@ export interface ClientOptions {
    * @default process.env.MERCHANT_GATEWAY_MERCHANT_ID
    */
   merchantId?: string | undefined;
+  /**
+   * The signing secret of your webhook endpoint, `whsec_…`, for `gateway.webhooks`; or several
+   * during a rotation (an array, or one string separated by commas). Never sent to the service.
+   * @default process.env.MERCHANT_GATEWAY_WEBHOOK_SECRET (comma-separated for several)
+   */
+  webhookSecret?: string | readonly string[] | undefined;
   /** Contract version, sent as `WCP-Version` when set (e.g. `'2026-02-18'`). */
   apiVersion?: string | undefined;
   /**

@@ -24,7 +24,8 @@ function source(given: string | undefined, resolved: string | undefined): Creden
   return given !== undefined ? 'option' : 'env';
 }
 
-function env(name: string): string | undefined {
+/** An environment variable, or undefined when unset, empty or unreadable. */
+export function env(name: string): string | undefined {
   const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   let value: string | undefined;

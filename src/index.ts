@@ -54,6 +54,7 @@ export type {
   TelemetryValue,
 } from './core/telemetry';
 export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+export type { FollowerIngestOutcome, IngestibleEvent } from './follow/ingest';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {
   FollowedPayment,
@@ -63,6 +64,7 @@ export type {
   PaymentFollowerCheckpointEntry,
   PaymentFollowerOptions,
   PaymentStatusChange,
+  PaymentStatusChangeSource,
 } from './follow/types';
 export type { Buyer } from './resources/buyer';
 export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
@@ -75,6 +77,9 @@ export type { Refunds } from './resources/refunds';
 // declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
 export type { BaseContext, ResourceContext } from './resources/resource';
 export type { Settlements } from './resources/settlements';
+// Receiving the service's webhooks (also alone, with the schemas: merchant-gateway/webhooks).
+// The schemas stay in that entry: here the verifier and parser load on first use.
+export type { PaymentWebhookEventType } from './rules/webhooks';
 export type {
   BuildAction,
   BuildPayload,
@@ -244,3 +249,51 @@ export {
   CryptoSettlementSchema,
 } from './schemas/settlements';
 export { VERSION } from './version';
+export type { MemoryGuardStoreOptions } from './webhooks/create-guard';
+export { createWebhookGuard, memoryStore } from './webhooks/create-guard';
+export type { WebhookVerificationReason } from './webhooks/errors';
+export { WebhookVerificationError } from './webhooks/errors';
+export type {
+  PaymentCancelledEvent,
+  PaymentCreatedEvent,
+  PaymentExpiredEvent,
+  PaymentFailedEvent,
+  PaymentProcessingEvent,
+  PaymentSettledEvent,
+  PaymentSnapshot,
+  PaymentSucceededEvent,
+  PaymentWebhookEvent,
+  SnapshotCancelled,
+  SnapshotExpired,
+  SnapshotFailed,
+  SnapshotProcessing,
+  SnapshotSettled,
+  SnapshotSuccess,
+  UnknownWebhookData,
+  UnknownWebhookEvent,
+  WebhookAmount,
+  WebhookEvent,
+  WebhookFee,
+  WebhookFeePercent,
+} from './webhooks/events';
+export type {
+  GuardableEvent,
+  WebhookGuard,
+  WebhookGuardKey,
+  WebhookGuardOptions,
+  WebhookGuardOutcome,
+  WebhookGuardSession,
+  WebhookGuardState,
+  WebhookGuardStore,
+} from './webhooks/guard';
+export type {
+  PgPoolClientLike,
+  PgPoolLike,
+  PgQueryable,
+  PostgresGuardContext,
+  PostgresGuardStore,
+  PostgresGuardStoreOptions,
+} from './webhooks/postgres';
+export { guardTableSql, postgresStore } from './webhooks/postgres';
+export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks/webhooks';
+export { Webhooks } from './webhooks/webhooks';

@@ -1,4 +1,5 @@
 import type { FollowerEngine } from './engine';
+import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 import type { FollowContext } from './reader';
 import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './seeds';
 import type {
@@ -71,6 +72,12 @@ export class LazyPaymentFollower implements PaymentFollower {
     if (seed === undefined || this.#closed) return;
     if (this.#loaded) this.#loaded.add(seed);
     else if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
+  }
+
+  async ingest(event: IngestibleEvent): Promise<FollowerIngestOutcome> {
+    // The snapshot is read by the engine's side (loaded on demand), not carried by every bundle.
+    const engine = this.#loaded ?? (await this.#engine);
+    return this.#closed ? 'not-followed' : engine.ingest(event);
   }
 
   remove(paymentId: string): void {

@@ -46,6 +46,7 @@ describe('the follower’s change queue', () => {
           isFinal: false,
           previousStatus: undefined,
           result: { status: 'processing', isFinal: false },
+          source: 'poll',
         },
       });
       if (i % 3 === 2) {
