@@ -11,9 +11,9 @@ import {
   parseRetryAfter,
   RateLimitedError,
   ServerError,
-} from './api-error';
-import type { ValidationIssue } from './errors';
-import { clip, MAX_VALUE_DEPTH, type Redactor } from './redact';
+} from './errors/api-error';
+import type { ValidationIssue } from './errors/base';
+import { clip, MAX_VALUE_DEPTH, type Redactor } from './safety/redact';
 
 type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
 

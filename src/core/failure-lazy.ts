@@ -1,8 +1,8 @@
 // The failure path at an attempt's failure sites, loaded with the SDK or, in the browser-facing
 // builds, on the first failure (failure-load.ts, swapped for failure-load-lazy.ts there).
-import { ConnectionError } from './errors';
+import { ConnectionError } from './errors/base';
 import { type FailurePath, loadFailurePath } from './failure-load';
-import type { Redactor } from './redact';
+import type { Redactor } from './safety/redact';
 
 export type { FailurePath };
 export { loadFailurePath };

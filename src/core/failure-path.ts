@@ -1,15 +1,16 @@
 // What only a failed attempt runs, in one module that attempt.ts imports on the first failure
 // (failure-lazy.ts): an error body's redaction and cut, the error factory, a connection failure's
 // diagnosis. A browser bundle loads it as its own chunk; the error classes stay in the entry.
-import type { ApiError } from './api-error';
-import { AuthenticationError } from './api-error';
+
 import { createApiError } from './api-error-factory';
 import { type AuthSources, authHints } from './auth-hints';
-import type { Body } from './body';
-import { ConnectionError, TimeoutError } from './errors';
-import { retell } from './failure';
-import type { Redactor } from './redact';
-import { markPermanent } from './retry';
+import type { ApiError } from './errors/api-error';
+import { AuthenticationError } from './errors/api-error';
+import { ConnectionError, TimeoutError } from './errors/base';
+import { retell } from './errors/failure';
+import type { Body } from './http/body';
+import { markPermanent } from './http/retry';
+import type { Redactor } from './safety/redact';
 
 const UTF8 = new TextDecoder();
 

@@ -1,6 +1,6 @@
-import { bounded } from './bounded';
-import { clip, type Redactor } from './redact';
-import { traceFields } from './telemetry';
+import { bounded } from './safety/bounded';
+import { clip, type Redactor } from './safety/redact';
+import { traceFields } from './telemetry/option';
 
 /**
  * Where log lines go: `console`, pino and winston fit as they are. Each method is called as

@@ -1,5 +1,5 @@
 import { merchantIdProblem } from '../schemas/payments';
-import { RequestValidationError, type ValidationIssue } from './errors';
+import { RequestValidationError, type ValidationIssue } from './errors/base';
 
 /**
  * The one place a merchant id is resolved and checked, for every call that sends `Merchant-Id`

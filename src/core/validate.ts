@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { ValidationIssue } from './errors';
-import { RequestValidationError } from './errors';
-import { ownDeep } from './own';
+import type { ValidationIssue } from './errors/base';
+import { RequestValidationError } from './errors/base';
+import { ownDeep } from './safety/own';
 
 // zod/mini ships no locale, so its own messages are only "Invalid input": say what was expected.
 function describe(issue: z.core.$ZodIssue): string {

@@ -1,9 +1,9 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
+import { pathIdProblem } from '../core/http/path';
 import { merchantIdIssue, merchantIdOf } from '../core/merchant-id';
 import { signalProblem } from '../core/options';
-import { own } from '../core/own';
-import { pathIdProblem } from '../core/path';
-import type { FollowerTelemetry } from '../core/telemetry';
+import { own } from '../core/safety/own';
+import type { FollowerTelemetry } from '../core/telemetry/option';
 import { MAX_TIMER_MS } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type {

@@ -1,14 +1,14 @@
-import type { ApiError } from '../core/api-error';
+import type { ApiError } from '../core/errors/api-error';
 import {
   type ConnectionError,
   PollTimeoutError,
   RequestValidationError,
   type ValidationIssue,
-} from '../core/errors';
+} from '../core/errors/base';
+import { onAbort, sleep, withJitter } from '../core/http/retry';
 import { merchantIdIssue } from '../core/merchant-id';
 import { signalProblem } from '../core/options';
-import { own } from '../core/own';
-import { onAbort, sleep, withJitter } from '../core/retry';
+import { own } from '../core/safety/own';
 import { holdProcess, MAX_TIMER_MS } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type { PaymentCreated } from '../schemas/payments';

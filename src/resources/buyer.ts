@@ -1,7 +1,7 @@
 import { ApiPromise } from '../core/api-promise';
-import { isUnknownOutcome } from '../core/failure';
-import { path } from '../core/path';
-import type { RequestOptions } from '../core/transport';
+import { isUnknownOutcome } from '../core/errors/failure';
+import { path } from '../core/http/path';
+import type { RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type BuyerAction,

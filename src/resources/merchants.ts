@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise';
+import { path } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { PagePromise } from '../core/page-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import {
   type MerchantDeletion,

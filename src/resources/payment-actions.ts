@@ -1,6 +1,6 @@
 import type { ApiPromise } from '../core/api-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
+import { path } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type PaymentActionParams,

@@ -1,7 +1,7 @@
-import { type ApiError, NotFoundError } from '../core/api-error';
 import type { ApiPromise } from '../core/api-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
+import { type ApiError, NotFoundError } from '../core/errors/api-error';
+import { path } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type CryptoSettlementDeletion,

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from './errors';
-import { MerchantGatewayError } from './errors';
+import type { ValidationIssue } from './base';
+import { MerchantGatewayError } from './base';
 
 /**
  * Error codes the service's published contract names (2026-02-18 and its preview: the shared list

@@ -1,5 +1,5 @@
-import { bounded } from './bounded';
-import { clip } from './redact';
+import { bounded } from '../safety/bounded';
+import { clip } from '../safety/redact';
 
 /** A problem with one field of a request, in the service's own shape. */
 export interface ValidationIssue {
@@ -158,7 +158,7 @@ export class PaginationError extends MerchantGatewayError {
 }
 
 // An inline type import keeps this block appended without touching the file's head.
-type PaymentStatusResult = import('../schemas/payment-status').PaymentStatusResult;
+type PaymentStatusResult = import('../../schemas/payment-status').PaymentStatusResult;
 
 /**
  * `payments.waitForFinal` or `payments.watch` ran out of time before the payment was final.

@@ -2,7 +2,7 @@
 // builds those errors is in failure-path.ts, loaded on the first failure; this is what every call
 // needs at hand.
 import { ApiError, RateLimitedError } from './api-error';
-import { ConnectionError, TimeoutError } from './errors';
+import { ConnectionError, TimeoutError } from './base';
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
 export function isUnknownOutcome(error: unknown): error is Error {

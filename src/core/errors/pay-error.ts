@@ -1,4 +1,4 @@
-import { MerchantGatewayError } from './errors';
+import { MerchantGatewayError } from './base';
 
 /**
  * Why `buyer.pay` stopped before confirming:

@@ -3,19 +3,19 @@
 // A telemetry hook for "one attempt" wraps `runAttempt`.
 import type { Options } from 'ky';
 import type * as z from 'zod/mini';
-import { MAX_ERROR_BODY_BYTES } from './api-error';
-import type { WithResponse } from './api-promise';
+import type { WithResponse } from '../api-promise';
+import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
+import { MerchantGatewayError, ResponseTooLargeError } from '../errors/base';
+import { connectionError, loadFailurePath } from '../failure-lazy';
+import { type KyParts, loadKy } from '../ky';
+import type { AttemptScope } from '../telemetry/option';
 import { type BodyAbort, readBody } from './body';
-import { MerchantGatewayError, ResponseTooLargeError } from './errors';
-import { connectionError, loadFailurePath } from './failure-lazy';
 import { SDK_OWNED } from './headers';
-import { type KyParts, loadKy } from './ky';
 import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
 import type { PreparedCall } from './prepare';
 import { parseResult } from './result';
 import { onAbort } from './retry';
-import type { AttemptScope } from './telemetry';
-import type { TransportConfig } from './transport-types';
+import type { TransportConfig } from './spec';
 
 /** The user's hooks, as every attempt of a client hands them to ky. */
 export interface KyHooks {

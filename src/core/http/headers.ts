@@ -1,7 +1,7 @@
 import type { ZodMiniType } from 'zod/mini';
-import { isSafeHeaderValue } from '../rules/headers';
-import { RequestValidationError, type ValidationIssue } from './errors';
-import type { RequestSpec, TransportConfig } from './transport-types';
+import { isSafeHeaderValue } from '../../rules/headers';
+import { RequestValidationError, type ValidationIssue } from '../errors/base';
+import type { RequestSpec, TransportConfig } from './spec';
 
 /** Headers only the SDK sets: a custom header or a hook never changes them. */
 export const SDK_OWNED = [

@@ -1,6 +1,6 @@
-import { CONTROL_CHARACTER, ID_LENGTH } from '../rules/ids';
-import { codePointLength } from '../rules/text';
-import { RequestValidationError } from './errors';
+import { CONTROL_CHARACTER, ID_LENGTH } from '../../rules/ids';
+import { codePointLength } from '../../rules/text';
+import { RequestValidationError } from '../errors/base';
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 

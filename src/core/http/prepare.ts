@@ -1,13 +1,13 @@
 // Step "prepare the request" of a call: every option checked, every header and the URL built once,
 // before the first attempt; what the attempts and the retry policy share.
 import type * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_PATTERN } from '../rules/headers';
-import { RequestValidationError } from './errors';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../rules/headers';
+import { RequestValidationError } from '../errors/base';
+import { type NumericOption, numericOptionProblem, signalProblem } from '../options';
+import { own } from '../safety/own';
+import { MAX_TIMER_MS } from '../timers';
 import { callHeaders, pinnedHeaders, type SchemeHeaders } from './headers';
-import { type NumericOption, numericOptionProblem, signalProblem } from './options';
-import { own } from './own';
-import { MAX_TIMER_MS } from './timers';
-import type { RequestSpec, TransportConfig } from './transport-types';
+import type { RequestSpec, TransportConfig } from './spec';
 import { uuidv4 } from './uuid';
 
 /** One call, ready to send: what every attempt of it sends, and how it may be retried. */

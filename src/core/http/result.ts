@@ -1,10 +1,10 @@
 // Step "read the result" of a call: a 2xx body parsed as JSON and checked against the schema.
 import * as z from 'zod/mini';
-import type { WithResponse } from './api-promise';
-import { ResponseValidationError, type ValidationIssue } from './errors';
-import { MAX_VALUE_DEPTH, type Redactor } from './redact';
-import type { RequestSpec } from './transport-types';
-import { toIssues } from './validate';
+import type { WithResponse } from '../api-promise';
+import { ResponseValidationError, type ValidationIssue } from '../errors/base';
+import { MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
+import { toIssues } from '../validate';
+import type { RequestSpec } from './spec';
 
 /** The 2xx body `text` as the call's result, or a ResponseValidationError (redacted) saying why not. */
 export function parseResult<S extends z.ZodMiniType, T>(

@@ -1,5 +1,5 @@
-import { ApiError, RateLimitedError } from './api-error';
-import { ConnectionError } from './errors';
+import { ApiError, RateLimitedError } from '../errors/api-error';
+import { ConnectionError } from '../errors/base';
 
 const INITIAL_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;

@@ -1,10 +1,10 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import type * as z from 'zod/mini';
-import type { ApiError } from './api-error';
-import type { AuthSources } from './auth-hints';
-import type { LevelLogger } from './logger';
-import type { Redactor } from './redact';
-import type { TelemetryHandle } from './telemetry';
+import type { AuthSources } from '../auth-hints';
+import type { ApiError } from '../errors/api-error';
+import type { LevelLogger } from '../logger';
+import type { Redactor } from '../safety/redact';
+import type { TelemetryHandle } from '../telemetry/option';
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {

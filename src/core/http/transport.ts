@@ -2,17 +2,17 @@
 // bounded body in body.ts, map an error in failure.ts, read the result in result.ts), decide a
 // retry (retry.ts, through p-retry below). A telemetry hook for "one call" wraps `#send`.
 import type * as z from 'zod/mini';
-import { ApiPromise, type WithResponse } from './api-promise';
+import { ApiPromise, type WithResponse } from '../api-promise';
+import { ConnectionError, MerchantGatewayError } from '../errors/base';
+import { exhausted, isUnknownOutcome } from '../errors/failure';
+import { loadPRetry, type PRetry } from '../retry-load';
+import { own } from '../safety/own';
+import type { AttemptScope, CallScope } from '../telemetry/option';
 import { type KyHooks, runAttempt } from './attempt';
-import { ConnectionError, MerchantGatewayError } from './errors';
-import { exhausted, isUnknownOutcome } from './failure';
 import { type SchemeHeaders, schemeHeaders } from './headers';
-import { own } from './own';
 import { type PreparedCall, prepare } from './prepare';
 import { retryDelay, sleep } from './retry';
-import { loadPRetry, type PRetry } from './retry-load';
-import type { AttemptScope, CallScope } from './telemetry';
-import type { RequestSpec, TransportConfig } from './transport-types';
+import type { RequestSpec, TransportConfig } from './spec';
 
 export type {
   CreateRequestOptions,
@@ -20,7 +20,7 @@ export type {
   RequestOptions,
   RequestSpec,
   TransportConfig,
-} from './transport-types';
+} from './spec';
 
 /**
  * Sends requests with ky, retries them with p-retry, and turns every outcome into either parsed

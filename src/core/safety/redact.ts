@@ -1,4 +1,4 @@
-import { isCredentialHeader, REDACTED } from '../rules/headers';
+import { isCredentialHeader, REDACTED } from '../../rules/headers';
 
 /** Stands in for every secret the SDK holds, wherever it would otherwise appear. */
 export { REDACTED };

@@ -3,7 +3,7 @@
  * chunk) share: the structural OpenTelemetry types and the active context. A file of its own so the
  * lazy chunk imports nothing that imports it back.
  */
-import type { Redactor } from './redact';
+import type { Redactor } from '../safety/redact';
 
 /** An attribute value, as OpenTelemetry takes it. */
 export type TelemetryValue = string | number | boolean;

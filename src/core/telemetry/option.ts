@@ -5,17 +5,17 @@
  * every 1.x version), and `traceparent` is written here. Every hook of the SDK into it is one
  * call marked `// telemetry:`; without the `telemetry` option none of this runs.
  */
-import { ConfigurationError } from './errors';
-import { own } from './own';
-import { templateOf } from './path';
-import type { Redactor } from './redact';
+import { ConfigurationError } from '../errors/base';
+import { templateOf } from '../http/path';
+import { own } from '../safety/own';
+import type { Redactor } from '../safety/redact';
 import {
   activeContext,
   type FollowerTelemetry,
   type TelemetryOptions,
   type TracedCall,
-} from './telemetry-api';
-import type { AttemptScope, CallScope, Telemetry } from './telemetry-scopes';
+} from './api';
+import type { AttemptScope, CallScope, Telemetry } from './scopes';
 
 export type {
   FollowerTelemetry,
@@ -31,9 +31,9 @@ export type {
   TelemetryUpDownCounter,
   TelemetryValue,
   TracedCall,
-} from './telemetry-api';
+} from './api';
 // The logger's trace ids come from here too, so every hook imports one file.
-export { traceFields } from './telemetry-api';
+export { traceFields } from './api';
 
 export type { AttemptScope, CallScope };
 
@@ -52,7 +52,7 @@ export class TelemetryHandle {
     readonly redactor: Redactor,
     readonly version: string,
   ) {
-    this.ready = import('./telemetry-scopes').then(({ Telemetry }) => {
+    this.ready = import('./scopes').then(({ Telemetry }) => {
       this.#loaded = new Telemetry(this);
       return this.#loaded;
     });

@@ -14,8 +14,8 @@ import type {
   TelemetryUpDownCounter,
   TelemetryValue,
   TracedCall,
-} from './telemetry-api';
-import { activeContext, ambient, manager, SPAN_KEY } from './telemetry-api';
+} from './api';
+import { activeContext, ambient, manager, SPAN_KEY } from './api';
 
 /** A context of our own when no API is loaded: what a tracer reads off one is the parent span. */
 class Root implements TelemetryContext {
