@@ -77,7 +77,7 @@ function project(temp, tarball, version) {
     // zod is bundled into dist: the runtime never loads it; it is installed for the .d.ts files.
     if (!existsSync(join(app, 'node_modules/zod')))
       throw new Error('check-pack: zod not installed');
-    for (const file of ['dist/index.js', 'dist/node/index.js', 'dist/index.cjs']) {
+    for (const file of ['dist/index.js', 'dist/index.cjs']) {
       if (/\bfrom ['"]zod|require\(['"]zod/.test(readFileSync(join(installed, file), 'utf8'))) {
         throw new Error(`check-pack: ${file} loads zod at run time; it is meant to be bundled`);
       }

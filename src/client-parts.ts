@@ -2,8 +2,8 @@
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client-options';
-import type { CredentialSource } from './core/auth-hints';
 import { ConfigurationError } from './core/errors/base';
+import type { CredentialSource } from './core/errors/failure';
 import { type RequestHooks, Transport } from './core/http/transport';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
 import { type NumericOption, numericOptionProblem } from './core/options';

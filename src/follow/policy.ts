@@ -1,6 +1,7 @@
 import { ApiError, parseRetryAfter, RateLimitedError } from '../core/errors/api-error';
 import { ConnectionError } from '../core/errors/base';
-import { isPermanent, withJitter } from '../core/http/retry';
+import { isPermanent } from '../core/errors/failure';
+import { withJitter } from '../core/timers';
 
 /** The longest wait between two reads of a follow, failures included. */
 export const MAX_FOLLOW_WAIT_MS = 30_000;

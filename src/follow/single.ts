@@ -5,11 +5,10 @@ import {
   RequestValidationError,
   type ValidationIssue,
 } from '../core/errors/base';
-import { onAbort, sleep, withJitter } from '../core/http/retry';
 import { merchantIdIssue } from '../core/merchant-id';
 import { signalProblem } from '../core/options';
 import { own } from '../core/safety/own';
-import { holdProcess, MAX_TIMER_MS } from '../core/timers';
+import { holdProcess, MAX_TIMER_MS, onAbort, sleep, withJitter } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type { PaymentCreated } from '../schemas/payments';
 import { Backoff, readStatus, type ServiceHolds } from './held-read';

@@ -1,8 +1,22 @@
-// Step "map an error" of a call: whatever an attempt met becomes one of the SDK's errors. What
-// builds those errors is in failure-path.ts, loaded on the first failure; this is what every call
-// needs at hand.
-import { ApiError, RateLimitedError } from './api-error';
-import { ConnectionError, TimeoutError } from './base';
+// What a failed attempt becomes, in one place: an error response's body redacted then cut, the one
+// factory from (status, body) to an ApiError class (a 401 naming the setting to check), a
+// connection failure's diagnosis (permanent or worth a retry), and how a call's last failure is
+// told (`exhausted`). The classes themselves are in base.ts and api-error.ts.
+
+import type { Body } from '../http/body';
+import { clip, MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
+import {
+  ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  parseRetryAfter,
+  RateLimitedError,
+  ServerError,
+} from './api-error';
+import { ConnectionError, TimeoutError, type ValidationIssue } from './base';
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
 export function isUnknownOutcome(error: unknown): error is Error {
@@ -45,4 +59,235 @@ export function retell(error: Error, message: string): void {
   if (typeof error.stack === 'string' && error.stack.includes(before)) {
     error.stack = error.stack.replace(before, () => message);
   }
+}
+
+/** Connection failures that fail the same way however often they are tried. */
+const PERMANENT_FAILURES = new WeakSet<Error>();
+
+/** Whether `error` is a connection failure no retry can change (a TLS certificate, an invalid URL, …). */
+export function isPermanent(error: Error): boolean {
+  return PERMANENT_FAILURES.has(error);
+}
+
+/**
+ * An error body as the error may keep it: at most `limit` bytes, redacted BEFORE it is cut, so a
+ * key straddling the cut leaves nothing of itself. `body` was read up to `limit` plus the
+ * redactor's longest form, so a key that starts before the cut ends within what was read; when
+ * even that was cut, what may be the start of a key at its very end is dropped first.
+ */
+export function redactThenCut(body: Body, limit: number, redactor: Redactor): Body {
+  const text = redactor.string(body.text);
+  if (body.bytes <= limit && !body.cut) return { text, cut: false, bytes: body.bytes };
+  const encoded = new TextEncoder().encode(text);
+  const end = Math.min(
+    limit,
+    body.cut ? encoded.byteLength - Math.max(0, redactor.longestForm - 1) : encoded.byteLength,
+  );
+  return {
+    text: new TextDecoder().decode(encoded.subarray(0, Math.max(0, end))),
+    cut: true,
+    bytes: end,
+  };
+}
+
+/** Error codes (anywhere in a cause chain) of failures that a retry cannot change. */
+const PERMANENT_CODES =
+  /^(UND_ERR_HEADERS_OVERFLOW|HPE_HEADER_OVERFLOW|HPE_INVALID_.*|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_.*|.*_CERT_.*|.*CERTIFICATE.*|ERR_SSL_.*|UNABLE_TO_.*)$/;
+const PERMANENT_MESSAGES = /headers overflow|header.*too large|invalid url|certificate/i;
+
+/** The innermost message of an error's cause chain (undici's "fetch failed" names its reason there), and whether any link says a retry cannot help. */
+function diagnose(error: unknown): { reason: string; permanent: boolean } {
+  let current = error;
+  let permanent = false;
+  for (let depth = 0; depth < 8; depth++) {
+    if (current instanceof Error) {
+      const { code } = current as { code?: unknown };
+      if (typeof code === 'string' && PERMANENT_CODES.test(code)) permanent = true;
+      if (PERMANENT_MESSAGES.test(current.message)) permanent = true;
+    }
+    const cause: unknown = current instanceof Error ? current.cause : undefined;
+    if (!(cause instanceof Error) && typeof cause !== 'string') break;
+    current = cause;
+  }
+  return { reason: current instanceof Error ? current.message : String(current), permanent };
+}
+
+/**
+ * What an attempt that got no usable response throws: a TimeoutError when its timer fired, else a
+ * ConnectionError naming the innermost reason (redacted), marked permanent when no retry can help.
+ */
+export function connectionFailure(
+  error: unknown,
+  label: string,
+  timedOut: boolean,
+  timeoutMs: number,
+  redactor: Redactor,
+): ConnectionError {
+  if (timedOut) return new TimeoutError(`${label}: no complete response within ${timeoutMs} ms`);
+  const { reason, permanent } = diagnose(error);
+  const failure = new ConnectionError(`${label}: connection failed: ${redactor.string(reason)}`, {
+    cause: redactor.error(error),
+  });
+  if (permanent) PERMANENT_FAILURES.add(failure);
+  return failure;
+}
+
+/** An error response as its ApiError; a 401 names the setting to check (from `authSources`). */
+export function responseFailure(init: {
+  method: string;
+  path: string;
+  response: Response;
+  text: string;
+  cut: boolean;
+  redactor: Redactor;
+  authSources: AuthSources | undefined;
+  /** The call used the legacy scheme (`X-Api-Key`). */
+  legacy: boolean;
+}): ApiError {
+  const error = createApiError({
+    method: init.method,
+    path: init.path,
+    status: init.response.status,
+    headers: init.response.headers,
+    text: init.text,
+    cut: init.cut,
+    redactor: init.redactor,
+  });
+  if (error instanceof AuthenticationError && init.authSources !== undefined) {
+    const hints = authHints(init.authSources);
+    retell(error, `${error.message}. ${init.legacy ? hints.legacy : hints.partner}`);
+  }
+  return error;
+}
+
+type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
+
+const BY_CODE: Record<string, ApiErrorClass> = {
+  rate_limited: RateLimitedError,
+  missing_api_key: AuthenticationError,
+  invalid_api_key: AuthenticationError,
+  unauthorized: AuthenticationError,
+  missing_auth_headers: AuthenticationError,
+  invalid_params: InvalidRequestError,
+  params_validation: InvalidRequestError,
+  not_found: NotFoundError,
+  merchant_not_found: NotFoundError,
+  payment_not_found: NotFoundError,
+  idempotency_conflict: ConflictError,
+  settlement_asset_conflict: ConflictError,
+  internal_error: ServerError,
+  bad_gateway: ServerError,
+};
+
+function classFor(status: number, code: string | undefined): ApiErrorClass {
+  const byCode = code === undefined ? undefined : BY_CODE[code];
+  if (byCode) return byCode;
+  if (status === 429) return RateLimitedError;
+  if (status === 401) return AuthenticationError;
+  if (status === 400) return InvalidRequestError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status >= 500) return ServerError;
+  return ApiError;
+}
+
+const SNIPPET_LENGTH = 160;
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(empty body)';
+  return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readIssues(value: unknown): ValidationIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter(
+    (i): i is ValidationIssue =>
+      isRecord(i) && typeof i.field === 'string' && typeof i.message === 'string',
+  );
+}
+
+/**
+ * The one factory from an error response to its class: by the body's `code` first, then by
+ * status. Everything that lands on the error passes through the client's redactor.
+ */
+export function createApiError(init: {
+  method: string;
+  path: string;
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body was cut at the size limit. */
+  cut?: boolean | undefined;
+  redactor: Redactor;
+}): ApiError {
+  const { method, path, status, redactor } = init;
+  let parsed: unknown;
+  try {
+    parsed = init.text === '' ? undefined : JSON.parse(init.text);
+  } catch {
+    parsed = undefined;
+  }
+  const json = isRecord(parsed) ? parsed : undefined;
+  const code = typeof json?.code === 'string' ? json.code : undefined;
+  const serviceMessage = typeof json?.message === 'string' ? json.message : undefined;
+  const detail = json
+    ? [code, serviceMessage].filter(Boolean).join(': ') || snippet(init.text)
+    : snippet(init.text);
+  const ErrorClass = classFor(status, code);
+  const requestId = init.headers.get('x-request-id') ?? undefined;
+  return new ErrorClass({
+    method,
+    path,
+    status,
+    code: code === undefined ? undefined : redactor.string(code),
+    // Redacted before it is cut: a cut must never leave part of a key behind.
+    message: clip(redactor.string(`${method} ${path} → ${status} ${detail}`)),
+    details: isRecord(json?.details)
+      ? (redactor.value(json.details, MAX_VALUE_DEPTH) as Record<string, unknown>)
+      : undefined,
+    issues: readIssues(redactor.value(json?.issues, MAX_VALUE_DEPTH)),
+    requestId: requestId === undefined ? undefined : redactor.string(requestId),
+    headers: redactor.headers(init.headers),
+    body: json === undefined ? redactor.string(init.text) : redactor.value(parsed, MAX_VALUE_DEPTH),
+    retryAfterMs: parseRetryAfter(init.headers),
+    bodyTruncated: init.cut,
+  });
+}
+
+/** Where a credential came from: the client's option, the environment, or nowhere. */
+export type CredentialSource = 'option' | 'env' | undefined;
+
+/** Where each of a client's keys came from (no `apiKey` means the app scheme). */
+export interface AuthSources {
+  apiKey: CredentialSource;
+  legacyApiKey: CredentialSource;
+}
+
+/**
+ * What a 401 tells the caller to check, per auth scheme: the setting's name, and the environment
+ * variable when the value came from there; never the value. No `apiKey` means the app scheme.
+ */
+export function authHints(from: AuthSources): {
+  partner: string;
+  legacy: string;
+} {
+  const check = 'The service refused the credentials: check';
+  const partner =
+    from.apiKey === undefined
+      ? `${check} appId and clientId`
+      : from.apiKey === 'option'
+        ? `${check} the apiKey option`
+        : `${check} MERCHANT_GATEWAY_API_KEY (the apiKey read from the environment)`;
+  const legacy =
+    from.legacyApiKey === undefined
+      ? partner
+      : from.legacyApiKey === 'option'
+        ? `${check} the legacyApiKey option`
+        : `${check} MERCHANT_GATEWAY_LEGACY_API_KEY (the legacyApiKey read from the environment)`;
+  return { partner, legacy };
 }

@@ -1,20 +1,19 @@
 // Step "run one attempt" of a call: one request through ky under the attempt's own timer and
 // abort, its body read within bounds, the outcome turned into a result or one of the SDK's errors.
 // A telemetry hook for "one attempt" wraps `runAttempt`.
-import type { Options } from 'ky';
+import ky, { type Options, replaceOption } from 'ky';
 import type * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
 import { MerchantGatewayError, ResponseTooLargeError } from '../errors/base';
-import { connectionError, loadFailurePath } from '../failure-lazy';
-import { type KyParts, loadKy } from '../ky';
+import { connectionFailure, redactThenCut, responseFailure } from '../errors/failure';
 import type { AttemptScope } from '../telemetry/option';
+import { onAbort } from '../timers';
 import { type BodyAbort, readBody } from './body';
 import { SDK_OWNED } from './headers';
 import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
 import type { PreparedCall } from './prepare';
 import { parseResult } from './result';
-import { onAbort } from './retry';
 import type { TransportConfig } from './spec';
 
 /** The user's hooks, as every attempt of a client hands them to ky. */
@@ -25,7 +24,7 @@ export interface KyHooks {
    * add hooks to every request.
    */
   readonly set: Record<string, readonly unknown[] | undefined>;
-  /** `set` marked for ky as replacing, made with the first request (ky may load then). */
+  /** `set` marked for ky as replacing, made with the first request. */
   replaced: NonNullable<Options['hooks']> | undefined;
   /**
    * Whether the user gave any hook. Without, a clean process hands ky no `hooks` (ky's own are
@@ -59,9 +58,7 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
   }, timeoutMs);
   const started = Date.now();
   try {
-    const parts = loadKy();
-    const ky = parts instanceof Promise ? await parts : parts;
-    const response = await send(ky, call, n, config, hooks, controller.signal, trace);
+    const response = await send(call, n, config, hooks, controller.signal, trace);
     // An error's body is kept on the error: read no more of it than the error may keep, plus
     // enough to see whole a key that starts before that cut (it is redacted, then cut).
     const errorLimit = Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
@@ -71,9 +68,6 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
       config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
     }
     if (!response.ok) {
-      // Loaded on the first failure: a call that succeeds never pays for it.
-      const loaded = loadFailurePath();
-      const { redactThenCut, responseFailure } = loaded instanceof Promise ? await loaded : loaded;
       const kept = redactThenCut(body, errorLimit, config.redactor);
       const error = responseFailure({
         method: call.spec.method,
@@ -104,8 +98,7 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
     controller.abort();
     if (signal?.aborted) throw signal.reason;
     if (error instanceof MerchantGatewayError) throw error;
-    const failure = connectionError(error, label, timedOut, timeoutMs, config.redactor);
-    throw failure instanceof Promise ? await failure : failure;
+    throw connectionFailure(error, label, timedOut, timeoutMs, config.redactor);
   } finally {
     clearTimeout(timer);
     off?.();
@@ -114,7 +107,6 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
 
 /** The request itself, through ky, to the response's headers. */
 function send<S extends z.ZodMiniType, T>(
-  { ky, replaceOption }: KyParts,
   call: PreparedCall<S, T>,
   n: number,
   config: TransportConfig,

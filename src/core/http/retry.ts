@@ -1,5 +1,14 @@
+// The retry policy, in one place: which failure may be repeated and after how long (`retryDelay`),
+// and the retries of one call run through p-retry (`retryCall`).
+import pRetry from 'p-retry';
+import type * as z from 'zod/mini';
+import type { WithResponse } from '../api-promise';
 import { ApiError, RateLimitedError } from '../errors/api-error';
 import { ConnectionError } from '../errors/base';
+import { isPermanent, isUnknownOutcome } from '../errors/failure';
+import { sleep } from '../timers';
+import type { PreparedCall } from './prepare';
+import type { TransportConfig } from './spec';
 
 const INITIAL_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
@@ -10,28 +19,6 @@ const MIN_RETRY_AFTER_SPREAD_MS = 250;
 export function backoffMs(retry: number): number {
   const base = Math.min(MAX_BACKOFF_MS, INITIAL_BACKOFF_MS * 2 ** (retry - 1));
   return Math.round(base * (1 - Math.random() * 0.25));
-}
-
-/**
- * `ms` plus a random share of up to `ratio` of it (never less than `ms`): spreads waits that would
- * otherwise end together, e.g. 1,000 pollers started at once. For polling: `sleep(withJitter(ms))`.
- */
-export function withJitter(ms: number, ratio = 0.1): number {
-  return Math.round(ms + Math.random() * ms * ratio);
-}
-
-/** Connection failures that fail the same way however often they are tried. */
-const permanent = new WeakSet<Error>();
-
-/** Whether `error` was marked by `markPermanent`: no retry can change its outcome. */
-export function isPermanent(error: Error): boolean {
-  return permanent.has(error);
-}
-
-/** Marks a ConnectionError whose cause a retry cannot change (a TLS certificate, an invalid URL, …). */
-export function markPermanent<E extends Error>(error: E): E {
-  permanent.add(error);
-  return error;
 }
 
 /**
@@ -56,62 +43,45 @@ export function retryDelay(
     return Math.min(maxDelayMs, Math.ceil(asked + Math.random() * spread));
   }
   if (!repeatable) return undefined;
-  if (error instanceof ConnectionError) return permanent.has(error) ? undefined : backoffMs(retry);
+  if (error instanceof ConnectionError) return isPermanent(error) ? undefined : backoffMs(retry);
   if (error instanceof ApiError && error.status >= 500) return backoffMs(retry);
   return undefined;
 }
 
-type AbortListener = () => void;
-interface SignalListeners {
-  set: Set<AbortListener>;
-  fire: () => void;
-}
-const listenersBySignal = new WeakMap<AbortSignal, SignalListeners>();
-
 /**
- * Runs `listener` once when `signal` aborts; returns the unsubscribe. However many calls share one
- * signal (one per inbound request is common), the signal gets a single listener of ours, so no
- * MaxListenersExceededWarning appears for 11 or 1,000 of them; and once the last of them
- * unsubscribes that listener is removed too, so a long-lived shared signal keeps none of ours.
+ * Step "decide a retry": after a call's first attempt failed with `first`, the attempts its
+ * `maxRetries` and the policy allow, through p-retry. The wait is chosen per error (Retry-After or
+ * backoff, `retryDelay`) and slept in `shouldRetry`, where the caller's signal can cut it short;
+ * p-retry's own delay is therefore zero.
  */
-export function onAbort(signal: AbortSignal, listener: AbortListener): () => void {
-  let entry = listenersBySignal.get(signal);
-  if (entry === undefined) {
-    const set = new Set<AbortListener>();
-    const fire = () => {
-      listenersBySignal.delete(signal);
-      for (const run of set) run();
-    };
-    entry = { set, fire };
-    listenersBySignal.set(signal, entry);
-    signal.addEventListener('abort', fire, { once: true });
-  }
-  const current = entry;
-  current.set.add(listener);
-  return () => {
-    if (!current.set.delete(listener) || current.set.size > 0) return;
-    if (listenersBySignal.get(signal) !== current) return;
-    listenersBySignal.delete(signal);
-    signal.removeEventListener('abort', current.fire);
-  };
-}
-
-/** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const off = signal
-      ? onAbort(signal, () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        })
-      : undefined;
-    const timer = setTimeout(() => {
-      off?.();
-      resolve();
-    }, ms);
+export function retryCall<S extends z.ZodMiniType, T>(
+  call: PreparedCall<S, T>,
+  first: unknown,
+  attempt: (n: number) => Promise<WithResponse<T>>,
+  config: TransportConfig,
+): Promise<WithResponse<T>> {
+  const { signal, maxRetries } = call;
+  return pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
+    retries: maxRetries,
+    minTimeout: 0,
+    // Every option p-retry reads, given: it reads a missing one through Object.prototype.
+    factor: 2,
+    maxTimeout: Number.POSITIVE_INFINITY,
+    maxRetryTime: Number.POSITIVE_INFINITY,
+    randomize: false,
+    unref: false,
+    onFailedAttempt: () => {},
+    shouldConsumeRetry: () => true,
+    signal: signal ?? (null as unknown as undefined),
+    shouldRetry: async ({ error, retriesConsumed }) => {
+      call.outcomeUnknown ||= isUnknownOutcome(error);
+      const retry = retriesConsumed + 1;
+      const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
+      if (wait === undefined) return false;
+      // Every SDK error message already starts with the method and path.
+      config.logger.log('warn', `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`);
+      await sleep(wait, signal);
+      return true;
+    },
   });
 }

@@ -1,7 +1,7 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import type * as z from 'zod/mini';
-import type { AuthSources } from '../auth-hints';
 import type { ApiError } from '../errors/api-error';
+import type { AuthSources } from '../errors/failure';
 import type { LevelLogger } from '../logger';
 import type { Redactor } from '../safety/redact';
 import type { TelemetryHandle } from '../telemetry/option';

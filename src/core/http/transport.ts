@@ -1,17 +1,16 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
-// bounded body in body.ts, map an error in failure.ts, read the result in result.ts), decide a
-// retry (retry.ts, through p-retry below). A telemetry hook for "one call" wraps `#send`.
+// bounded body in body.ts, map an error in ../errors/failure.ts, read the result in result.ts),
+// decide a retry (retry.ts, through p-retry). A telemetry hook for "one call" wraps `#send`.
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';
 import { ConnectionError, MerchantGatewayError } from '../errors/base';
-import { exhausted, isUnknownOutcome } from '../errors/failure';
-import { loadPRetry, type PRetry } from '../retry-load';
+import { exhausted } from '../errors/failure';
 import { own } from '../safety/own';
 import type { AttemptScope, CallScope } from '../telemetry/option';
 import { type KyHooks, runAttempt } from './attempt';
 import { type SchemeHeaders, schemeHeaders } from './headers';
 import { type PreparedCall, prepare } from './prepare';
-import { retryDelay, sleep } from './retry';
+import { retryCall } from './retry';
 import type { RequestSpec, TransportConfig } from './spec';
 
 export type {
@@ -107,7 +106,7 @@ export class Transport {
       } catch (error) {
         first = error;
       }
-      return await this.#retry(call, first, attempt);
+      return await retryCall(call, first, attempt, config);
     } catch (error) {
       // p-retry wraps non-Error abort reasons; the caller gets exactly the reason it gave.
       if (signal?.aborted) throw signal.reason;
@@ -121,48 +120,5 @@ export class Transport {
       }
       throw error;
     }
-  }
-
-  /** Step "decide a retry": after the first attempt failed with `first`, the attempts left. */
-  #retry<S extends z.ZodMiniType, T>(
-    call: PreparedCall<S, T>,
-    first: unknown,
-    attempt: (n: number) => Promise<WithResponse<T>>,
-  ): Promise<WithResponse<T>> {
-    const { config } = this;
-    const { signal, maxRetries } = call;
-    // p-retry loads with the SDK, or in a browser bundle on the first failure (retry-load.ts). Should
-    // that chunk fail to load, the call fails with its first error, unretried.
-    const load = loadPRetry();
-    const retry = (pRetry: PRetry) =>
-      pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
-        retries: maxRetries,
-        // p-retry's own wait stays zero: the wait is chosen per error (Retry-After or backoff)
-        // and slept in shouldRetry, where the caller's signal can cut it short.
-        minTimeout: 0,
-        // Every option p-retry reads, given: it reads a missing one through Object.prototype.
-        factor: 2,
-        maxTimeout: Number.POSITIVE_INFINITY,
-        maxRetryTime: Number.POSITIVE_INFINITY,
-        randomize: false,
-        unref: false,
-        onFailedAttempt: () => {},
-        shouldConsumeRetry: () => true,
-        signal: signal ?? (null as unknown as undefined),
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          call.outcomeUnknown ||= isUnknownOutcome(error);
-          const retry = retriesConsumed + 1;
-          const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
-          if (wait === undefined) return false;
-          // Every SDK error message already starts with the method and path.
-          config.logger.log(
-            'warn',
-            `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`,
-          );
-          await sleep(wait, signal);
-          return true;
-        },
-      });
-    return load instanceof Promise ? load.then(retry, () => Promise.reject(first)) : retry(load);
   }
 }
