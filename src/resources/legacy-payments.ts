@@ -77,7 +77,7 @@ export class LegacyPayments {
           return {
             operation,
             method: 'GET',
-            path: urlPath,
+            ...urlPath,
             query,
             auth: 'legacy',
             response: LegacyPaymentsPageSchema,

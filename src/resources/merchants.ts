@@ -76,7 +76,7 @@ export class Merchants {
       return {
         operation,
         method: 'PATCH',
-        path: urlPath,
+        ...urlPath,
         body,
         response: MerchantEnvelopeSchema,
         select: (envelope) => envelope.merchant,
@@ -95,7 +95,7 @@ export class Merchants {
       return {
         operation,
         method: 'GET',
-        path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
+        ...path(operation, '/v1/merchants/{merchantId}', { merchantId }),
         response: MerchantWithSettlementsEnvelopeSchema,
         select: (envelope) => envelope.merchant,
         options,
@@ -172,7 +172,7 @@ export class Merchants {
       return {
         operation,
         method: 'DELETE',
-        path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
+        ...path(operation, '/v1/merchants/{merchantId}', { merchantId }),
         response: MerchantDeletionSchema,
         select: (deletion) => deletion,
         options,

@@ -35,7 +35,7 @@ export function paymentStatus(
     return {
       operation,
       method: 'GET',
-      path: path(operation, template, { paymentId }),
+      ...path(operation, template, { paymentId }),
       query,
       ...(merchantId === undefined ? {} : { headers: { 'Merchant-Id': merchantId } }),
       response: PaymentStatusResultSchema,

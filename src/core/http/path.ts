@@ -19,13 +19,23 @@ export function pathIdProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A built path and what it was built from: spread into a RequestSpec (`...path(…)`). */
+export interface Route {
+  /** The encoded path, e.g. `/v1/payments/pay_1`. */
+  path: string;
+  /** The template it was built from, e.g. `/v1/payments/{paymentId}`: telemetry's `url.template`. */
+  template: string;
+  /** The `paymentId` parameter, when the template has one: telemetry's payment id. */
+  paymentId?: string;
+}
+
 /**
  * Builds a request path from a template in the interface's own notation, percent-encoding every
  * parameter: `path('merchants.get', '/v1/merchants/{merchantId}', { merchantId })`. An empty id,
  * `.`, `..`, one with control characters or one longer than 255 characters is refused, so no
  * request can leave its intended path or carry an unbounded URL. Every method's ids pass here.
  */
-export function path(operation: string, template: string, params: Record<string, string>): string {
+export function path(operation: string, template: string, params: Record<string, string>): Route {
   const parts = partsOf(template);
   let built = parts[0] as string;
   const issues: { field: string; message: string }[] = [];
@@ -45,16 +55,10 @@ export function path(operation: string, template: string, params: Record<string,
     built += parts[i + 1];
   }
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
-  // telemetry: the call built next reads its `url.template` and payment id from here (templateOf).
-  last = [built, template, Object.hasOwn(params, 'paymentId') ? params.paymentId : undefined];
-  return built;
-}
-
-let last: [built: string, template: string, paymentId: string | undefined] | undefined;
-
-/** The template (`/v1/payments/{paymentId}`) and payment id of `built`, if `path` just built it. */
-export function templateOf(built: string): [string, string | undefined] {
-  return last?.[0] === built ? [last[1], last[2]] : [built, undefined];
+  const route: Route = { path: built, template };
+  // Own only: an inherited `paymentId` names no payment of this call.
+  if (Object.hasOwn(params, 'paymentId')) route.paymentId = params.paymentId as string;
+  return route;
 }
 
 /** Each template split once: literal, name, literal, … (a path is built on every call). */

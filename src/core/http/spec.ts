@@ -76,8 +76,12 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
   /** Public method name, e.g. `merchants.create`: named in validation errors. */
   operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** Encoded path from `path()`. */
+  /** Encoded path: a literal without parameters, or spread from `path()` with the two below. */
   path: string;
+  /** The template `path()` built `path` from (`/v1/payments/{paymentId}`); else `path` is its own. */
+  template?: string | undefined;
+  /** The payment the path names, from `path()`: telemetry's `merchant_gateway.payment.id`. */
+  paymentId?: string | undefined;
   query?: URLSearchParams | undefined;
   body?: unknown;
   headers?: Record<string, string> | undefined;

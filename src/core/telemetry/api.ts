@@ -88,6 +88,10 @@ export interface TracedCall {
   operation: string;
   method: string;
   path: string;
+  /** The path's template (`/v1/payments/{paymentId}`); `path` itself when it has no parameters. */
+  template?: string | undefined;
+  /** The payment the path names. */
+  paymentId?: string | undefined;
   query?: URLSearchParams | undefined;
   extraTimeoutMs?: number | undefined;
 }

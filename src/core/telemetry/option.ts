@@ -6,7 +6,6 @@
  * call marked `// telemetry:`; without the `telemetry` option none of this runs.
  */
 import { ConfigurationError } from '../errors/base';
-import { templateOf } from '../http/path';
 import { own } from '../safety/own';
 import type { Redactor } from '../safety/redact';
 import {
@@ -65,10 +64,9 @@ export class TelemetryHandle {
     call: TracedCall,
     send: (scope: CallScope) => Promise<R>,
   ): Promise<R> {
-    // Read now, not after the chunk loads: `parent` and the path's template are as of the call.
+    // Read now, not after the chunk loads: the parent is the context active at the call.
     const parent = activeContext();
-    const template = templateOf(call.path);
-    return (this.#loaded ?? (await this.ready)).call(call, parent, template, send);
+    return (this.#loaded ?? (await this.ready)).call(call, parent, send);
   }
 
   /** A follow (`waitForFinal`, `watch`) under one span: see `Telemetry.follow`. */

@@ -49,6 +49,15 @@ function scrubbed(telemetry: Telemetry, attributes: TelemetryAttributes): Teleme
   return out;
 }
 
+/** A route's attempt span name (`POST /v1/payments`) and attributes, scrubbed. */
+interface RouteSpan {
+  readonly name: string;
+  readonly attributes: TelemetryAttributes;
+}
+
+/** The most routes a client keeps scrubbed attributes for: the SDK's own templates are fewer. */
+const MAX_ROUTES = 256;
+
 /** A span (when traced) and the context that makes it the parent of what runs within it. */
 class Scope {
   readonly span: TelemetrySpan | undefined;
@@ -59,10 +68,12 @@ class Scope {
     kind: number,
     attributes: TelemetryAttributes,
     parent: TelemetryContext = activeContext() ?? new Root(),
+    /** The attributes are already scrubbed (an attempt's, scrubbed once per call). */
+    clean = false,
   ) {
     this.span = telemetry.tracer?.startSpan(
       name,
-      { kind, attributes: scrubbed(telemetry, attributes) },
+      { kind, attributes: clean ? attributes : scrubbed(telemetry, attributes) },
       parent,
     );
     this.context = this.span && parent.setValue(SPAN_KEY, this.span);
@@ -104,28 +115,21 @@ class Scope {
 
 /** One SDK call: its INTERNAL span and, under it, one CLIENT span per attempt. */
 export class CallScope extends Scope {
-  /** The attempt's attributes that metrics carry too: no payment id (one series per route). */
-  readonly #attributes: TelemetryAttributes;
-  readonly #paymentId: string | undefined;
+  /** The route's attributes, which metrics carry too: no payment id (one series per route). */
+  readonly #route: RouteSpan;
+  /** Every attempt's span attributes, `url.full` included: built and scrubbed once per call. */
+  readonly #attempt: TelemetryAttributes;
   readonly #held: boolean;
-  readonly #url: string;
 
-  constructor(
-    telemetry: Telemetry,
-    call: TracedCall,
-    parent: TelemetryContext | undefined,
-    [template, paymentId]: [string, string | undefined],
-  ) {
-    super(telemetry, call.operation, 0, { [PAYMENT]: paymentId }, parent ?? new Root());
+  constructor(telemetry: Telemetry, call: TracedCall, parent: TelemetryContext | undefined) {
+    super(telemetry, call.operation, 0, { [PAYMENT]: call.paymentId }, parent ?? new Root());
     this.#held = (call.extraTimeoutMs ?? 0) > 0;
-    this.#url = `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`;
-    this.#attributes = scrubbed(telemetry, {
-      'http.request.method': call.method,
-      'url.template': template,
-      'server.address': telemetry.host,
-      'server.port': telemetry.port,
+    this.#route = telemetry.route(call.method, call.template ?? call.path);
+    this.#attempt = scrubbed(telemetry, {
+      [PAYMENT]: call.paymentId,
+      'url.full': `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`,
     });
-    this.#paymentId = paymentId;
+    Object.assign(this.#attempt, this.#route.attributes);
   }
 
   /** Runs one attempt under a CLIENT span of its own, and measures it. */
@@ -133,18 +137,14 @@ export class CallScope extends Scope {
     n: number,
     run: (n: number, scope: AttemptScope) => Promise<R & { response: Response }>,
   ): Promise<R> {
-    const attributes = this.#attributes;
+    const { attributes, name } = this.#route;
     const scope = new AttemptScope(
       this.telemetry,
-      `${attributes['http.request.method']} ${attributes['url.template']}`,
+      name,
       2,
-      {
-        ...attributes,
-        [PAYMENT]: this.#paymentId,
-        'url.full': this.#url,
-        'http.request.resend_count': n > 1 ? n - 1 : undefined,
-      },
+      n > 1 ? { ...this.#attempt, 'http.request.resend_count': n - 1 } : this.#attempt,
       this.context ?? activeContext() ?? new Root(),
+      true,
     );
     scope.call = this;
     const started = performance.now();
@@ -207,6 +207,7 @@ export class Telemetry {
   readonly #follows: TelemetryHistogram | undefined;
   readonly #followed: TelemetryUpDownCounter | undefined;
   readonly recordKeys: boolean;
+  readonly #routes = new Map<string, RouteSpan>();
   readonly host: string;
   readonly port: number;
 
@@ -246,14 +247,35 @@ export class Telemetry {
     this.port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   }
 
+  /**
+   * A route's span name and attributes (method, template, server), scrubbed once: the templates
+   * are the SDK's own, a few dozen, so they are kept; past a bound (never, by design) not kept.
+   */
+  route(method: string, template: string): RouteSpan {
+    const key = `${method} ${template}`;
+    let route = this.#routes.get(key);
+    if (route === undefined) {
+      route = {
+        name: key,
+        attributes: scrubbed(this, {
+          'http.request.method': method,
+          'url.template': template,
+          'server.address': this.host,
+          'server.port': this.port,
+        }),
+      };
+      if (this.#routes.size < MAX_ROUTES) this.#routes.set(key, route);
+    }
+    return route;
+  }
+
   /** Runs one SDK call (`send`) under its span, a child of `parent`. */
   async call<R extends { data: unknown }>(
     call: TracedCall,
     parent: TelemetryContext | undefined,
-    template: [string, string | undefined],
     send: (scope: CallScope) => Promise<R>,
   ): Promise<R> {
-    const scope = new CallScope(this, call, parent, template);
+    const scope = new CallScope(this, call, parent);
     try {
       const result = await scope.within(() => send(scope));
       scope.done(result.data);
