@@ -4,9 +4,9 @@
 import type { ClientOptions } from './client-options';
 import { ConfigurationError } from './core/errors/base';
 import type { CredentialSource } from './core/errors/failure';
+import { type NumericOption, numericOptionProblem } from './core/http/prepare';
 import { type RequestHooks, Transport } from './core/http/transport';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
-import { type NumericOption, numericOptionProblem } from './core/options';
 import { own } from './core/safety/own';
 import { REDACTED, Redactor } from './core/safety/redact';
 import { telemetryFrom } from './core/telemetry/option';

@@ -5,10 +5,10 @@ import {
   RequestValidationError,
   type ValidationIssue,
 } from '../core/errors/base';
-import { merchantIdIssue } from '../core/merchant-id';
-import { signalProblem } from '../core/options';
+import { signalProblem } from '../core/http/prepare';
 import { own } from '../core/safety/own';
 import { holdProcess, MAX_TIMER_MS, onAbort, sleep, withJitter } from '../core/timers';
+import { merchantIdIssue } from '../core/validate';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type { PaymentCreated } from '../schemas/payments';
 import { Backoff, readStatus, type ServiceHolds } from './held-read';

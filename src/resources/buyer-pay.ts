@@ -1,7 +1,7 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
 import { PayError, type PayFailure } from '../core/errors/pay-error';
 import { pathIdProblem } from '../core/http/path';
-import { signalProblem } from '../core/options';
+import { signalProblem } from '../core/http/prepare';
 import { own } from '../core/safety/own';
 import { OPTION_ID_LENGTH, SIGN_TYPED_DATA_METHOD } from '../rules/buyer-inputs';
 import { chainOf } from '../rules/settlements';

@@ -3,7 +3,6 @@
 // connection failure's diagnosis (permanent or worth a retry), and how a call's last failure is
 // told (`exhausted`). The classes themselves are in base.ts and api-error.ts.
 
-import type { Body } from '../http/body';
 import { clip, MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
 import {
   ApiError,
@@ -17,6 +16,14 @@ import {
   ServerError,
 } from './api-error';
 import { ConnectionError, TimeoutError, type ValidationIssue } from './base';
+
+/** A body read: its text, and whether it was cut at the size limit. */
+export interface Body {
+  text: string;
+  cut: boolean;
+  /** Decoded bytes read (at most the limit). */
+  bytes: number;
+}
 
 /** No response, a timeout or a 5xx: the service may or may not have acted. */
 export function isUnknownOutcome(error: unknown): error is Error {

@@ -1,20 +1,25 @@
 // Step "run one attempt" of a call: one request through ky under the attempt's own timer and
-// abort, its body read within bounds, the outcome turned into a result or one of the SDK's errors.
-// A telemetry hook for "one attempt" wraps `runAttempt`.
+// abort, its body read within bounds (readBody), the outcome turned into the result (parseResult)
+// or one of the SDK's errors (../errors/failure.ts). A telemetry hook for "one attempt" wraps
+// `runAttempt`.
 import ky, { type Options, replaceOption } from 'ky';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
-import { MerchantGatewayError, ResponseTooLargeError } from '../errors/base';
-import { connectionFailure, redactThenCut, responseFailure } from '../errors/failure';
+import {
+  MerchantGatewayError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from '../errors/base';
+import { type Body, connectionFailure, redactThenCut, responseFailure } from '../errors/failure';
+import { MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
 import type { AttemptScope } from '../telemetry/option';
 import { onAbort } from '../timers';
-import { type BodyAbort, readBody } from './body';
-import { SDK_OWNED } from './headers';
+import { toIssues } from '../validate';
 import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
-import type { PreparedCall } from './prepare';
-import { parseResult } from './result';
-import type { TransportConfig } from './spec';
+import { type PreparedCall, SDK_OWNED } from './prepare';
+import type { RequestSpec, TransportConfig } from './spec';
 
 /** The user's hooks, as every attempt of a client hands them to ky. */
 export interface KyHooks {
@@ -64,7 +69,7 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
     const errorLimit = Math.min(config.maxResponseBytes, MAX_ERROR_BODY_BYTES);
     const limit = response.ok ? config.maxResponseBytes : errorLimit + config.redactor.longestForm;
     const body = await readBody(response, controller.signal, limit, bodyAbort);
-    if (config.logger.enabled('debug')) {
+    if (config.logger.debug) {
       config.logger.log('debug', `← ${label} ${response.status} in ${Date.now() - started} ms`);
     }
     if (!response.ok) {
@@ -142,7 +147,7 @@ function send<S extends z.ZodMiniType, T>(
       }
       // telemetry: `traceparent` of the attempt's span, unless a hook or the call set one.
       trace?.inject(sent);
-      if (config.logger.enabled('debug')) {
+      if (config.logger.debug) {
         config.logger.log('debug', `→ ${label} (attempt ${n})`, {
           headers: config.redactor.headers(sent),
         });
@@ -159,4 +164,99 @@ function send<S extends z.ZodMiniType, T>(
       return fetchFn(request.url, init);
     },
   });
+}
+
+/** How an attempt's abort reaches the body being read: `cancel` is set while a reader is open. */
+export interface BodyAbort {
+  cancel: ((reason: unknown) => void) | undefined;
+}
+
+/**
+ * Reads the body through a reader of our own, so an abort cancels the stream itself (`text()`
+ * would lock it and keep buffering after a timeout: nodejs/node#55428, nodejs/undici#3644), and
+ * stops at `maxBytes` of decoded bytes, cancelling the rest. The attempt's abort calls
+ * `onAbort.cancel` directly: no listener is added to and removed from the signal on every call.
+ */
+export async function readBody(
+  response: Response,
+  signal: AbortSignal,
+  maxBytes: number,
+  onAbort: BodyAbort,
+): Promise<Body> {
+  const body = response.body;
+  if (body === null) return { text: '', cut: false, bytes: 0 };
+  const reader = body.getReader();
+  const cancel = (reason: unknown) => {
+    reader.cancel(reason).catch(() => {});
+  };
+  if (signal.aborted) cancel(signal.reason);
+  else onAbort.cancel = cancel;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      // A cancelled read ends as if the body were complete: the signal says it was not.
+      signal.throwIfAborted();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        chunks.push(value.subarray(0, value.byteLength - (bytes - maxBytes)));
+        reader.cancel().catch(() => {});
+        return { text: decode(chunks), cut: true, bytes: maxBytes };
+      }
+      chunks.push(value);
+    }
+  } finally {
+    onAbort.cancel = undefined;
+  }
+  return { text: decode(chunks), cut: false, bytes };
+}
+
+/** One decoder for every body: a whole-input decode keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
+/** The bytes as UTF-8 text (a body is decoded once it is whole, not chunk by chunk). */
+function decode(chunks: Uint8Array[]): string {
+  if (chunks.length === 1) return UTF8.decode(chunks[0]);
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return UTF8.decode(all);
+}
+
+/** The 2xx body `text` as the call's result, or a ResponseValidationError (redacted) saying why not. */
+export function parseResult<S extends z.ZodMiniType, T>(
+  spec: RequestSpec<S, T>,
+  label: string,
+  response: Response,
+  text: string,
+  idempotencyKey: string | undefined,
+  redactor: Redactor,
+): WithResponse<T> {
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const fail = (issues: ValidationIssue[], body: unknown) =>
+    new ResponseValidationError(label, {
+      issues,
+      body: redactor.value(body, MAX_VALUE_DEPTH),
+      status: response.status,
+      requestId,
+      changesState: spec.method !== 'GET' && spec.readOnly !== true,
+      idempotencyKey,
+    });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw fail([{ field: '', message: text === '' ? 'body is empty' : 'body is not JSON' }], text);
+  }
+  const result = z.safeParse(spec.response, json);
+  if (!result.success) throw fail(toIssues(result.error), json);
+  const data = spec.select(result.data);
+  return requestId === undefined ? { data, response } : { data, response, requestId };
 }

@@ -8,8 +8,7 @@ import { exhausted } from '../errors/failure';
 import { own } from '../safety/own';
 import type { AttemptScope, CallScope } from '../telemetry/option';
 import { type KyHooks, runAttempt } from './attempt';
-import { type SchemeHeaders, schemeHeaders } from './headers';
-import { type PreparedCall, prepare } from './prepare';
+import { type PreparedCall, prepare, type SchemeHeaders, schemeHeaders } from './prepare';
 import { retryCall } from './retry';
 import type { RequestSpec, TransportConfig } from './spec';
 
