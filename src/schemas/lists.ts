@@ -212,9 +212,13 @@ export const LegacyPaymentsPageSchema: z.ZodMiniType<LegacyPaymentsPage> = legac
 
 // ----------------------------------------------------------------- requests
 
-/** A date-time filter: an ISO 8601 string (sent as it is) or a `Date` (sent in UTC, to the second). */
-const dateTime = z.pipe(
-  z.union(
+/**
+ * A date-time filter: an ISO 8601 string (sent as it is) or a `Date` (sent in UTC, to the second).
+ * Converted by an overwrite check, not a pipe into a transform: the same result without zod's
+ * pipe and transform machinery in every bundle (about 400 B gzip); its type says what it makes.
+ */
+const dateTime = z
+  .union(
     [
       satisfying(
         isIsoDateTime,
@@ -230,21 +234,18 @@ const dateTime = z.pipe(
         ),
     ],
     { error: 'must be an ISO 8601 date-time string or a valid Date' },
-  ),
-  z.transform((value: string | Date) =>
-    typeof value === 'string' ? value : toWireDateTime(value),
-  ),
-);
+  )
+  .check(
+    z.overwrite((value) => (typeof value === 'string' ? value : toWireDateTime(value)) as never),
+  ) as unknown as z.ZodMiniType<string, string | Date>;
 
 /** One value or several, always sent as a repeated query parameter (an empty array is refused). */
 export function oneOrMany<T extends z.ZodMiniType<string>>(item: T, message: string) {
   const either = z.union([item, z.array(item).check(z.minLength(1, message))], { error: message });
-  return z.pipe(
-    either,
-    z.transform((value: z.output<typeof either>): string[] =>
-      Array.isArray(value) ? value : [value as string],
-    ),
-  );
+  // An overwrite check, not a pipe into a transform (see dateTime).
+  return either.check(
+    z.overwrite((value) => (Array.isArray(value) ? value : [value]) as never),
+  ) as unknown as z.ZodMiniType<string[], z.input<typeof either>>;
 }
 
 export const nonEmpty = z
