@@ -161,8 +161,7 @@ export function responseFailure(init: {
     redactor: init.redactor,
   });
   if (error instanceof AuthenticationError && init.authSources !== undefined) {
-    const hints = authHints(init.authSources);
-    retell(error, `${error.message}. ${init.legacy ? hints.legacy : hints.partner}`);
+    retell(error, `${error.message}. ${authHint(init.authSources, init.legacy)}`);
   }
   return error;
 }
@@ -276,25 +275,19 @@ export interface AuthSources {
 }
 
 /**
- * What a 401 tells the caller to check, per auth scheme: the setting's name, and the environment
- * variable when the value came from there; never the value. No `apiKey` means the app scheme.
+ * What a 401 tells the caller to check, for the scheme the call used: the setting's name, and the
+ * environment variable when the value came from there; never the value. No `apiKey` means the app
+ * scheme; a legacy call without a legacy key of its own used the partner's credentials.
  */
-export function authHints(from: AuthSources): {
-  partner: string;
-  legacy: string;
-} {
-  const check = 'The service refused the credentials: check';
-  const partner =
-    from.apiKey === undefined
-      ? `${check} appId and clientId`
-      : from.apiKey === 'option'
-        ? `${check} the apiKey option`
-        : `${check} MERCHANT_GATEWAY_API_KEY (the apiKey read from the environment)`;
-  const legacy =
-    from.legacyApiKey === undefined
-      ? partner
-      : from.legacyApiKey === 'option'
-        ? `${check} the legacyApiKey option`
-        : `${check} MERCHANT_GATEWAY_LEGACY_API_KEY (the legacyApiKey read from the environment)`;
-  return { partner, legacy };
+function authHint(from: AuthSources, legacy: boolean): string {
+  const own = legacy && from.legacyApiKey !== undefined;
+  const source = own ? from.legacyApiKey : from.apiKey;
+  const name = own ? 'legacyApiKey' : 'apiKey';
+  const what =
+    source === undefined
+      ? 'appId and clientId'
+      : source === 'option'
+        ? `the ${name} option`
+        : `MERCHANT_GATEWAY_${own ? 'LEGACY_' : ''}API_KEY (the ${name} read from the environment)`;
+  return `The service refused the credentials: check ${what}`;
 }

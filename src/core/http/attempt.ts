@@ -24,13 +24,11 @@ import type { RequestSpec, TransportConfig } from './spec';
 /** The user's hooks, as every attempt of a client hands them to ky. */
 export interface KyHooks {
   /**
-   * Every kind given, an unused one as undefined (ky reads that as none). Replacing, not merged:
-   * ky merges into a `{}` of its own, where a polluted `Object.prototype.hooks` would otherwise
-   * add hooks to every request.
+   * Every kind, an unused one as undefined (ky reads that as none), marked for ky as replacing,
+   * not merged: ky merges into a `{}` of its own, where a polluted `Object.prototype.hooks` would
+   * otherwise add hooks to every request.
    */
-  readonly set: Record<string, readonly unknown[] | undefined>;
-  /** `set` marked for ky as replacing, made with the first request. */
-  replaced: NonNullable<Options['hooks']> | undefined;
+  readonly replaced: NonNullable<Options['hooks']>;
   /**
    * Whether the user gave any hook. Without, a clean process hands ky no `hooks` (ky's own are
    * empty); under pollution the replacing empty set is always given.
@@ -124,7 +122,6 @@ function send<S extends z.ZodMiniType, T>(
   // Under pollution every option ky reads is given as an own value; otherwise only what
   // differs from ky's defaults, to the same effect (see KY_READS).
   const clean = kyReadsAreClean();
-  hooks.replaced ??= replaceOption(hooks.set) as unknown as NonNullable<Options['hooks']>;
   return ky(clean ? call.url : new Target(call.url), {
     ...((clean ? KY_CALL_DEFAULTS : OWN_KY_OPTIONS) as unknown as Options),
     method: call.spec.method,

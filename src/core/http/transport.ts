@@ -1,6 +1,7 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
 // bounded body in body.ts, map an error in ../errors/failure.ts, read the result in result.ts),
 // decide a retry (retry.ts, through p-retry). A telemetry hook for "one call" wraps `#send`.
+import { type Options, replaceOption } from 'ky';
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';
 import { ConnectionError, MerchantGatewayError } from '../errors/base';
@@ -39,14 +40,13 @@ export class Transport {
     const afterResponse = [...(hooks.afterResponse ?? [])];
     this.#pin = beforeRequest.length > 0;
     this.#hooks = {
-      set: {
+      replaced: replaceOption({
         init: undefined,
         beforeRequest: beforeRequest.length > 0 ? beforeRequest : undefined,
         beforeRetry: undefined,
         beforeError: undefined,
         afterResponse: afterResponse.length > 0 ? afterResponse : undefined,
-      },
-      replaced: undefined,
+      }) as unknown as NonNullable<Options['hooks']>,
       given: this.#pin || afterResponse.length > 0,
     };
     this.#partner = schemeHeaders(config, config.authHeaders);
