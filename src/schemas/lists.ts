@@ -14,7 +14,7 @@ import {
   LIST_PAYMENT_STATUSES as LIST_STATUSES,
   type ListPaymentStatus,
 } from '../rules/payments';
-import { matching, maybe, openEnum, responseObject, satisfying } from './common';
+import { matching, maybe, oneOf, openEnum, responseObject, satisfying } from './common';
 import { AmountDisplaySchema, AmountSchema, PaymentBuyerSchema } from './payments';
 
 /** The statuses of both replacement lists, and of the deprecated one: the one source in src/rules. */
@@ -252,17 +252,13 @@ export const nonEmpty = z
   .string({ error: 'must be a string' })
   .check(z.minLength(1, 'must not be empty'));
 
-const statuses = oneOrMany(
-  z.enum(LIST_STATUSES),
-  `must be one of ${LIST_STATUSES.join(', ')}, or a non-empty array of them`,
-);
+const STATUSES_RULE = `must be one of ${LIST_STATUSES.join(', ')}, or a non-empty array of them`;
+const statuses = oneOrMany(oneOf(LIST_STATUSES, STATUSES_RULE), STATUSES_RULE);
 // The deprecated list knows five statuses: it never gained `cancelled`.
-const legacyStatuses = oneOrMany(
-  z.enum(LEGACY_STATUSES),
-  `must be one of ${LEGACY_STATUSES.join(', ')}, or a non-empty array of them`,
-);
-const sortBy = z.enum(LIST_SORT_BY, { error: 'must be "date" or "amount"' });
-const sortDir = z.enum(LIST_SORT_DIR, { error: 'must be "asc" or "desc"' });
+const LEGACY_RULE = `must be one of ${LEGACY_STATUSES.join(', ')}, or a non-empty array of them`;
+const legacyStatuses = oneOrMany(oneOf(LEGACY_STATUSES, LEGACY_RULE), LEGACY_RULE);
+const sortBy = oneOf(LIST_SORT_BY, 'must be "date" or "amount"');
+const sortDir = oneOf(LIST_SORT_DIR, 'must be "asc" or "desc"');
 const LIMIT_RULE = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 const limit = z.number({ error: LIMIT_RULE }).check(z.refine(isListLimit, LIMIT_RULE));
 
