@@ -2,7 +2,16 @@ import * as z from 'zod/mini';
 import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../rules/buyer-inputs';
 import { MAX_POLL_MS } from '../rules/ids';
 import { isCaip10AccountId } from '../rules/settlements';
-import { exact, maybe, openEnum, requiredString, responseObject, satisfying, text } from './common';
+import {
+  exact,
+  maybe,
+  oneOf,
+  openEnum,
+  requiredString,
+  responseObject,
+  satisfying,
+  text,
+} from './common';
 import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payment-view';
 
 // The Gateway API's shapes: what a wallet or a PSP's checkout backend sends and reads to pay a
@@ -23,7 +32,7 @@ export interface WalletRpcRequest extends z.output<typeof walletRpcRequest> {}
 export const WalletRpcRequestSchema: z.ZodMiniType<WalletRpcRequest> = walletRpcRequest;
 
 const walletRpcAction = responseObject({
-  type: z.literal('walletRpc'),
+  type: oneOf(['walletRpc']),
   data: WalletRpcRequestSchema,
 });
 /** An action the wallet performs: one RPC call, whose result goes into `confirm`'s `results`. */
@@ -40,7 +49,10 @@ export interface BuildPayload extends z.output<typeof buildPayload> {}
 /** What a `build` action carries: the payload `buyer.fetchActions` turns into wallet RPC actions. */
 export const BuildPayloadSchema: z.ZodMiniType<BuildPayload> = buildPayload;
 
-const buildAction = responseObject({ type: z.literal('build'), data: BuildPayloadSchema });
+const buildAction = responseObject({
+  type: oneOf(['build']),
+  data: BuildPayloadSchema,
+});
 /** An action the service builds on request: `buyer.fetchActions(id, { optionId, data: action.data.data })`. */
 export interface BuildAction extends z.output<typeof buildAction> {}
 /** An action the service builds on request: `buyer.fetchActions(id, { optionId, data: action.data.data })`. */
@@ -231,7 +243,7 @@ export type FetchActionsParams = z.input<typeof FetchActionsParamsSchema>;
 
 /** One result of a wallet RPC action, in the order of the option's actions. */
 const WalletRpcResultSchema = exact({
-  type: z.literal('walletRpc', { error: 'must be "walletRpc"' }),
+  type: oneOf(['walletRpc'], 'must be "walletRpc"'),
   /** What the RPC call returned, e.g. `[signature]` for `eth_signTypedData_v4`. */
   data: z.array(z.unknown(), { error: 'must be an array (e.g. [signature])' }),
 });
