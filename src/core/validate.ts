@@ -49,11 +49,9 @@ export function parseRequest<S extends z.ZodMiniType>(
   return ownDeep(result.data) as z.output<S>;
 }
 
-/**
- * The one place a merchant id is resolved and checked, for every call that sends `Merchant-Id`
- * and every follow that reads the merchant side. It lives in core, the floor below both the
- * resources and the follow room, because both read it.
- */
+// The one place a merchant id is resolved and checked, for every call that sends `Merchant-Id`
+// and every follow that reads the merchant side: in core, the floor below both the resources and
+// the follow room, as both read it; here, beside parseRequest, as both check a call's input.
 
 /** The issue of a merchant id that breaks the rule (1 to 255 visible ASCII characters), if any. */
 export function merchantIdIssue(

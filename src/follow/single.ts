@@ -300,9 +300,13 @@ function traced(
   options: PollOptions | undefined,
 ): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
   // telemetry: the follow's span, its reads (through the reader it hands back) as children.
-  return context.telemetry === undefined
-    ? poll(context, operation, paymentOrId, options)
-    : context.telemetry.follow(operation, paymentOrId, context, (c) =>
-        poll(c, operation, paymentOrId, options),
-      );
+  const { telemetry } = context;
+  if (telemetry === undefined) return poll(context, operation, paymentOrId, options);
+  // The spans' chunk, once loaded, wraps the follow (the buyer's bundle carries none of this).
+  return (async function* () {
+    const loaded = await telemetry.ready;
+    return yield* loaded.follow(operation, paymentOrId, context, (c) =>
+      poll(c, operation, paymentOrId, options),
+    );
+  })();
 }

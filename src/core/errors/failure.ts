@@ -97,9 +97,13 @@ export function redactThenCut(body: Body, limit: number, redactor: Redactor): Bo
   };
 }
 
-/** Error codes (anywhere in a cause chain) of failures that a retry cannot change. */
+/**
+ * Error codes (anywhere in a cause chain) of failures that a retry cannot change: any code naming
+ * a certificate (`CERT_HAS_EXPIRED`, `ERR_TLS_CERT_ALTNAME_INVALID`, `DEPTH_ZERO_SELF_SIGNED_CERT`,
+ * …), TLS, headers too large, an invalid URL.
+ */
 const PERMANENT_CODES =
-  /^(UND_ERR_HEADERS_OVERFLOW|HPE_HEADER_OVERFLOW|HPE_INVALID_.*|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_.*|.*_CERT_.*|.*CERTIFICATE.*|ERR_SSL_.*|UNABLE_TO_.*)$/;
+  /^(UND_ERR_HEADERS_OVERFLOW|HPE_HEADER_OVERFLOW|HPE_INVALID_.*|ERR_INVALID_URL|.*CERT.*|ERR_SSL_.*|UNABLE_TO_.*)$/;
 const PERMANENT_MESSAGES = /headers overflow|header.*too large|invalid url|certificate/i;
 
 /** The innermost message of an error's cause chain (undici's "fetch failed" names its reason there), and whether any link says a retry cannot help. */

@@ -8,12 +8,7 @@
 import { ConfigurationError } from '../errors/base';
 import { own } from '../safety/own';
 import type { Redactor } from '../safety/redact';
-import {
-  activeContext,
-  type FollowerTelemetry,
-  type TelemetryOptions,
-  type TracedCall,
-} from './api';
+import { activeContext, type TelemetryOptions, type TracedCall } from './api';
 import type { AttemptScope, CallScope, Telemetry } from './scopes';
 
 export type {
@@ -67,25 +62,6 @@ export class TelemetryHandle {
     // Read now, not after the chunk loads: the parent is the context active at the call.
     const parent = activeContext();
     return (this.#loaded ?? (await this.ready)).call(call, parent, send);
-  }
-
-  /** A follow (`waitForFinal`, `watch`) under one span: see `Telemetry.follow`. */
-  async *follow<
-    C extends { reader: { status: (...args: never[]) => PromiseLike<{ status: string }> } },
-    Y,
-    F extends { status: string },
-  >(
-    operation: string,
-    paymentOrId: unknown,
-    context: C,
-    run: (context: C) => AsyncGenerator<Y, F, undefined>,
-  ): AsyncGenerator<Y, F, undefined> {
-    return yield* (this.#loaded ?? (await this.ready)).follow(operation, paymentOrId, context, run);
-  }
-
-  /** The follower's counter and histogram; undefined until `ready`. */
-  follower(): FollowerTelemetry | undefined {
-    return this.#loaded?.follower();
   }
 }
 
