@@ -131,7 +131,9 @@ const lines = [
 ];
 for (const entry of entries) {
   const built = await bundle({ from: join(root, entry.file) });
-  const packages = await shares(join(root, entry.source));
+  // Each package's share needs the entry's source; an entry built from elsewhere lists none.
+  const source = join(root, entry.source);
+  const packages = existsSync(source) ? await shares(source) : [];
   const overHere = built.firstLoad > entry.firstLoad || built.total > entry.total;
   over ||= overHere;
   report.entries.push({
