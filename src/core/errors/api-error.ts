@@ -55,7 +55,7 @@ export type KnownErrorCode =
 /** The `code` of an error response: a known one, or any other string the service sends. */
 export type ErrorCode = KnownErrorCode | (string & {});
 
-/** @internal What an ApiError is built from (api-error-factory.ts builds it from a response). */
+/** @internal What an ApiError is built from (failure.ts builds it from a response). */
 export interface ApiErrorInit {
   method: string;
   path: string;

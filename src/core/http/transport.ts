@@ -1,6 +1,6 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
-// bounded body in body.ts, map an error in ../errors/failure.ts, read the result in result.ts),
-// decide a retry (retry.ts, through p-retry). A telemetry hook for "one call" wraps `#send`.
+// bounded body, read the result, or map an error in ../errors/failure.ts), decide a retry
+// (retry.ts, through p-retry). A telemetry hook for "one call" wraps `#send`.
 import { type Options, replaceOption } from 'ky';
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';

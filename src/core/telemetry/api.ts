@@ -1,5 +1,5 @@
 /**
- * What telemetry.ts (the option, always in the entry) and telemetry-scopes.ts (the spans, a lazy
+ * What option.ts (the option, always in the entry) and scopes.ts (the spans, a lazy
  * chunk) share: the structural OpenTelemetry types and the active context. A file of its own so the
  * lazy chunk imports nothing that imports it back.
  */

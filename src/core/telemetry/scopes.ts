@@ -1,6 +1,6 @@
 /**
  * The spans and instruments of the `telemetry` option, loaded on first use (a chunk of its own,
- * outside the main entry's size budget): see telemetry.ts for the design.
+ * outside the main entry's first load): see option.ts for the design.
  */
 
 import type {
