@@ -120,16 +120,18 @@ export class CallScope extends Scope {
   /** Every attempt's span attributes, `url.full` included: built and scrubbed once per call. */
   readonly #attempt: TelemetryAttributes;
   readonly #held: boolean;
+  /** The payment id the path names, as given and as scrubbed. */
+  readonly #paymentId: [given: string, scrubbed: string] | undefined;
 
   constructor(telemetry: Telemetry, call: TracedCall, parent: TelemetryContext | undefined) {
-    super(telemetry, call.operation, 0, { [PAYMENT]: call.paymentId }, parent ?? new Root());
+    const { redactor } = telemetry;
+    const id = call.paymentId === undefined ? undefined : redactor.string(call.paymentId);
+    super(telemetry, call.operation, 0, { [PAYMENT]: id }, parent ?? new Root(), true);
+    this.#paymentId = id === undefined ? undefined : [call.paymentId as string, id];
     this.#held = (call.extraTimeoutMs ?? 0) > 0;
     this.#route = telemetry.route(call.method, call.template ?? call.path);
-    this.#attempt = scrubbed(telemetry, {
-      [PAYMENT]: call.paymentId,
-      'url.full': `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`,
-    });
-    Object.assign(this.#attempt, this.#route.attributes);
+    const url = `${telemetry.baseUrl}${call.path}${call.query?.size ? `?${call.query}` : ''}`;
+    this.#attempt = { ...this.#route.attributes, [PAYMENT]: id, 'url.full': redactor.string(url) };
   }
 
   /** Runs one attempt under a CLIENT span of its own, and measures it. */
@@ -173,7 +175,12 @@ export class CallScope extends Scope {
   /** Ends the call's span; the id of a payment it created is recorded on it. */
   done(data: unknown): void {
     const id = (data as { paymentId?: unknown } | null)?.paymentId;
-    this.set(PAYMENT, typeof id === 'string' ? id : undefined);
+    if (typeof id === 'string') {
+      // The id the path named is already scrubbed; another (a created payment's) is scrubbed here.
+      const known = this.#paymentId;
+      if (known !== undefined && known[0] === id) this.span?.setAttribute(PAYMENT, known[1]);
+      else this.set(PAYMENT, id);
+    }
     this.end();
   }
 }
@@ -184,8 +191,8 @@ export class AttemptScope extends Scope {
 
   /** Adds `traceparent` (and `tracestate`) unless one is set, and the key when recorded. */
   inject(headers: Headers): void {
-    const key = headers.get('idempotency-key');
-    if (key !== null && this.telemetry.recordKeys) {
+    const key = this.telemetry.recordKeys ? headers.get('idempotency-key') : null;
+    if (key !== null) {
       this.set('merchant_gateway.idempotency_key', key);
       this.call?.set('merchant_gateway.idempotency_key', key);
     }
