@@ -55,17 +55,13 @@ export class TelemetryHandle {
   }
 
   /** Runs one SDK call (`send`) under its span, a child of the context active now. */
-  call<R extends { data: unknown }>(
+  async call<R extends { data: unknown }>(
     call: TracedCall,
     send: (scope: CallScope) => Promise<R>,
   ): Promise<R> {
     // Read now, not after the chunk loads: the parent is the context active at the call.
     const parent = activeContext();
-    // Once loaded, no extra promise or turn of the event loop per call.
-    const loaded = this.#loaded;
-    return loaded === undefined
-      ? this.ready.then((telemetry) => telemetry.call(call, parent, send))
-      : loaded.call(call, parent, send);
+    return (this.#loaded ?? (await this.ready)).call(call, parent, send);
   }
 }
 
