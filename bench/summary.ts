@@ -111,7 +111,7 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
       : undefined;
   // Nothing of the table ran (`npm run bench -- following`, say): no table.
   if (size === undefined && rows.every((row) => row.at(-1) === 'not run')) return;
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
   for (const entry of size?.entries ?? []) {
     for (const load of ['firstLoad', 'total'] as const) {
       const budget = entry.budget[load];
