@@ -25,7 +25,7 @@ const KB = 1000;
 const ENTRIES = [
   { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41 * KB, total: 52 * KB },
   { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34 * KB },
-  { file: 'dist/webhooks.js', source: 'src/webhooks.ts', optional: true },
+  { file: 'dist/webhooks.js', source: 'src/webhooks/index.ts', optional: true },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
