@@ -13,6 +13,7 @@ import { ensurePeers } from './peers';
 import { runPerCall } from './per-call';
 import { runProfile } from './profile';
 import { printSummary } from './summary';
+import { runTelemetry } from './telemetry';
 import { runValidation } from './validation';
 import { runWebhooks } from './webhooks';
 
@@ -80,6 +81,19 @@ const suites: Record<string, Suite> = {
       withStub({ STUB_PAGES: String(PAGES), STUB_PAGE_SIZE: String(PAGE_SIZE) }, runPagination),
   },
   validation: { byDefault: false, perNode: true, run: runValidation },
+  // What the telemetry option costs a call, on over off, without the peer SDKs (per-call has it too).
+  telemetry: {
+    byDefault: false,
+    perNode: true,
+    run: async () => {
+      const server = await startPeerProcess();
+      try {
+        return await runTelemetry(server);
+      } finally {
+        await server.close();
+      }
+    },
+  },
   'cold-import': { byDefault: false, perNode: true, run: runColdImport },
   // 1,000 concurrent payments.create: p50/p99 and CPU per call against bare ky and raw fetch, on
   // each Node line (issue 23 names a target for both).

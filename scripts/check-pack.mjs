@@ -79,7 +79,6 @@ function project(temp, tarball, version) {
       throw new Error('check-pack: zod not installed');
     for (const file of [
       'dist/index.js',
-      'dist/node/index.js',
       'dist/index.cjs',
       'dist/webhooks.js',
       'dist/webhooks.cjs',

@@ -13,22 +13,18 @@ const runtime =
 const server = await startSmokeServer();
 try {
   await drive(await import('../dist/index.js'), server);
-  // The build Node's import resolves ("node" condition; Bun and Deno may pick it too): ky loads
-  // with the first call.
-  await drive(await import('../dist/node/index.js'), server);
   await drive(require('../dist/index.cjs'), server);
   // merchant-gateway/buyer, by import and require.
   await driveBuyer(await import('../dist/index.js'), await import('../dist/buyer.js'), server);
   await driveBuyer(require('../dist/index.cjs'), require('../dist/buyer.cjs'), server);
   // merchant-gateway/webhooks by import and require, and the main entry's Webhooks (its
-  // verifier a chunk of its own in dist/index.js, loaded on first use).
+  // verifier a chunk of its own, loaded on first use).
   await driveWebhooks(await import('../dist/webhooks.js'));
   await driveWebhooks(require('../dist/webhooks.cjs'));
   await driveWebhooks(await import('../dist/index.js'));
-  await driveWebhooks(await import('../dist/node/index.js'));
   await driveWebhooks(require('../dist/index.cjs'));
   console.log(
-    `${runtime}: dist by import (both builds) and require, the buyer and webhooks entries by both, ${server.kind} server`,
+    `${runtime}: dist by import and require, the buyer and webhooks entries by both, ${server.kind} server`,
   );
 } catch (error) {
   console.error(`${runtime}: FAILED`, error);

@@ -1,8 +1,9 @@
 // The options of a client, apart from any client class: the main entry's MerchantGateway and the
 // buyer entry's BuyerClient both take them, and client-parts.ts resolves them.
+
+import type { RequestHooks } from './core/http/transport';
 import type { Logger, LogLevel } from './core/logger';
-import type { TelemetryOptions } from './core/telemetry';
-import type { RequestHooks } from './core/transport';
+import type { TelemetryOptions } from './core/telemetry/option';
 
 /** Options of `MerchantGateway`. Every one may be overridden later with `withOptions`. */
 export interface ClientOptions {

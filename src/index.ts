@@ -11,7 +11,9 @@ export type {
 } from 'ky';
 export type { ClientOptions } from './client';
 export { MerchantGateway } from './client';
-export type { ErrorCode, KnownErrorCode } from './core/api-error';
+export type { WithResponse } from './core/api-promise';
+export { ApiPromise } from './core/api-promise';
+export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';
 export {
   ApiError,
   AuthenticationError,
@@ -20,10 +22,8 @@ export {
   NotFoundError,
   RateLimitedError,
   ServerError,
-} from './core/api-error';
-export type { WithResponse } from './core/api-promise';
-export { ApiPromise } from './core/api-promise';
-export type { ValidationIssue } from './core/errors';
+} from './core/errors/api-error';
+export type { ValidationIssue } from './core/errors/base';
 export {
   ConfigurationError,
   ConnectionError,
@@ -34,12 +34,13 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-} from './core/errors';
+} from './core/errors/base';
+export type { PayFailure } from './core/errors/pay-error';
+export { PayError } from './core/errors/pay-error';
+export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/http/transport';
 export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
-export type { PayFailure } from './core/pay-error';
-export { PayError } from './core/pay-error';
 export type {
   TelemetryAttributes,
   TelemetryContext,
@@ -52,8 +53,7 @@ export type {
   TelemetryTracerProvider,
   TelemetryUpDownCounter,
   TelemetryValue,
-} from './core/telemetry';
-export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+} from './core/telemetry/option';
 export type { FollowerIngestOutcome, IngestibleEvent } from './follow/ingest';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {

@@ -1,6 +1,6 @@
-import { AuthenticationError } from '../core/api-error';
-import { PollTimeoutError } from '../core/errors';
-import { onAbort } from '../core/retry';
+import { AuthenticationError } from '../core/errors/api-error';
+import { PollTimeoutError } from '../core/errors/base';
+import { onAbort } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { ChangeQueue } from './changes';
 import { EngineClock } from './clock';

@@ -54,15 +54,17 @@ export class LazyPaymentFollower implements PaymentFollower {
     dropped?.register(this, box);
     // telemetry: the engine counts what it holds from its first payment, once telemetry has loaded.
     const telemetry = context.telemetry?.ready.catch(() => {});
-    this.#engine = Promise.all([import('./engine'), telemetry]).then(([{ FollowerEngine }]) => {
-      const follower = { ...settings, telemetry: context.telemetry?.follower() }; // telemetry
-      const engine = new FollowerEngine(context, follower, [...this.#seeds.values()]);
-      this.#seeds.clear();
-      this.#loaded = engine;
-      box.engine = engine;
-      if (this.#closed || box.dropped) engine.close();
-      return engine;
-    });
+    this.#engine = Promise.all([import('./engine'), telemetry]).then(
+      ([{ FollowerEngine }, loaded]) => {
+        const follower = { ...settings, telemetry: loaded?.follower() }; // telemetry
+        const engine = new FollowerEngine(context, follower, [...this.#seeds.values()]);
+        this.#seeds.clear();
+        this.#loaded = engine;
+        box.engine = engine;
+        if (this.#closed || box.dropped) engine.close();
+        return engine;
+      },
+    );
     // A failed load is reported by the iterator; it must not be an unhandled rejection before.
     this.#engine.catch(() => {});
   }

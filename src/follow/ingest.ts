@@ -1,6 +1,6 @@
 // What `follower.ingest` reads of a webhook event: the payment, its version and the status result
 // its snapshot amounts to. Read structurally, so the follower carries no webhook schema.
-import { RequestValidationError } from '../core/errors';
+import { RequestValidationError } from '../core/errors/base';
 import { FINAL_PAYMENT_STATUSES } from '../rules/payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 

@@ -1,6 +1,6 @@
 // Guards and the default store, as the entries export them: options checked at once, the code that
 // runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
-import { RequestValidationError } from '../core/errors';
+import { RequestValidationError } from '../core/errors/base';
 import type { WebhookGuard, WebhookGuardOptions, WebhookGuardStore } from './guard';
 
 const OPERATION = 'webhooks.guard';

@@ -1,5 +1,5 @@
-import { MerchantGatewayError, type ValidationIssue } from '../core/errors';
-import { clip } from '../core/redact';
+import { MerchantGatewayError, type ValidationIssue } from '../core/errors/base';
+import { clip } from '../core/safety/redact';
 
 /**
  * Why a delivery was refused:

@@ -1,7 +1,7 @@
 // The exactly-once rule for webhook deliveries, written once: a store (memory, PostgreSQL, a user's
 // own) only locks and persists; this file decides what runs. The types a user names live here too;
 // create-guard.ts makes guards and stores, and loads this rule on a guard's first event.
-import { RequestValidationError } from '../core/errors';
+import { RequestValidationError } from '../core/errors/base';
 
 /** What `guard.handle` answers: whether `fn` ran, and if not, why not. */
 export type WebhookGuardOutcome = 'handled' | 'duplicate' | 'stale';

@@ -5,8 +5,8 @@
  * @packageDocumentation
  */
 
-export type { ValidationIssue } from '../core/errors';
-export { ConfigurationError, MerchantGatewayError } from '../core/errors';
+export type { ValidationIssue } from '../core/errors/base';
+export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
 export type { PaymentWebhookEventType } from '../rules/webhooks';
 export type { MemoryGuardStoreOptions } from './create-guard';
 export { createWebhookGuard, memoryStore } from './create-guard';

@@ -1,6 +1,6 @@
 // The guard's PostgreSQL store at work: its SQL and transactions, loaded by `postgresStore()` on
 // first use (postgres.ts holds what is typed and checked at once).
-import { ConfigurationError } from '../core/errors';
+import { ConfigurationError } from '../core/errors/base';
 import type { WebhookGuardKey, WebhookGuardSession, WebhookGuardState } from './guard';
 import {
   guardTableSql,

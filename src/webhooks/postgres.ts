@@ -1,6 +1,6 @@
 // The guard's PostgreSQL store. It never imports `pg`: the user hands it a Pool (or one Client),
 // typed by what it calls, so `pg` stays an optional peer and nothing loads for anyone else.
-import { RequestValidationError } from '../core/errors';
+import { RequestValidationError } from '../core/errors/base';
 import { once } from './create-guard';
 import type { WebhookGuardStore } from './guard';
 

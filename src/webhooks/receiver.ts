@@ -1,6 +1,6 @@
-// What verifying and parsing a delivery runs: loaded with the webhooks entry, and by the main
-// entry's browser build on the first use of a `Webhooks` (receiver-load-lazy.ts), so a client
-// that never receives webhooks does not ship the verifier and the event schemas.
+// What verifying and parsing a delivery runs: loaded by `Webhooks` (webhooks.ts) on its first
+// verification, so a client that never receives webhooks does not ship the verifier and the
+// event schemas.
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
 import { parseWebhookEvent } from './parse';

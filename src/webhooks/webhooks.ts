@@ -1,16 +1,19 @@
-import { ConfigurationError } from '../core/errors';
+import { ConfigurationError } from '../core/errors/base';
 import { REDACTED } from '../rules/headers';
 import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhooks';
-import { createWebhookGuard } from './create-guard';
+import { createWebhookGuard, once } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
 import type { WebhookGuard, WebhookGuardOptions } from './guard';
-import { loadReceiver } from './receiver-load';
 // Types only: the signer's code loads with the receiver.
 import type { HmacKey, WebhookBody } from './signature';
 import type { WebhookHeaders } from './verify';
 
 export type { WebhookBody, WebhookHeaders };
+
+// The verifier and the event schemas load on the first verification (a feature's edge): a client
+// that never receives webhooks does not run or ship them.
+const loadReceiver = once(() => import('./receiver'));
 
 /** Options of `Webhooks`. */
 export interface WebhooksOptions {
