@@ -1,5 +1,5 @@
 // Bodies of the Gateway API in the published contract's shapes (2026-02-18), for the buyer's tests.
-import { viewBody } from '../../support';
+import { viewBody } from '.';
 
 export const PAYMENT_ID = 'pay_buyer1';
 export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';

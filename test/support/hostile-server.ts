@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** A real HTTP server on 127.0.0.1 with a handler of the test's own: hostile answers included. */
-export { serve as hostile } from '../../support/servers';
+export { serve as hostile } from './servers';
 
 /** A forced full garbage collection, as `node --expose-gc` gives, without restarting the worker. */
 export const gc: () => void = (() => {

@@ -1,7 +1,7 @@
 // The shape of src/'s imports, as `npm run graph` prints it: no circle, no import that climbs a
 // floor (rules <- schemas <- core <- follow <- resources <- client <- index), no long follow file.
 import { describe, expect, it } from 'vitest';
-import { importGraph } from '../../../scripts/import-graph.mjs';
+import { importGraph } from '../../scripts/import-graph.mjs';
 
 describe('the import graph of src/', () => {
   const graph = importGraph();

@@ -12,7 +12,7 @@ import {
 } from 'merchant-gateway/buyer';
 import { describe, expect, test, vi } from 'vitest';
 import { BASE_URL, HttpResponse, http, recorder, useMsw } from '../../support';
-import { PAYMENT_ID, processing, viewBody } from './fixtures';
+import { PAYMENT_ID, processing, viewBody } from '../../support/buyer-fixtures';
 
 const server = useMsw();
 const APP = { baseUrl: BASE_URL, appId: 'app_PUBLIC_id', clientId: 'client_PUBLIC_id' };

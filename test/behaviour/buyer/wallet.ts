@@ -1,5 +1,5 @@
 // The official wallet SDK (@walletconnect/pay, its WASM engine) as a wallet developer drives it,
-// with viem accounts signing what it asks: shared by the buyer-wallet tests.
+// with viem accounts signing what it asks: shared by the tests that pay with it.
 import { type Action, type PaymentOption, WalletConnectPay } from '@walletconnect/pay';
 import type { LocalAccount } from 'viem';
 

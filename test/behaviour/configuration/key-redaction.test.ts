@@ -1,6 +1,6 @@
 import { type ApiError, MerchantGateway } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { hostile } from './server';
+import { hostile } from '../../support/hostile-server';
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {

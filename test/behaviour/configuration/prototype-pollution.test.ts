@@ -1,7 +1,7 @@
 import { MerchantGateway } from 'merchant-gateway';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { polluted } from '../../support';
-import { API_KEY, hostile } from './server';
+import { API_KEY, hostile } from '../../support/hostile-server';
 
 interface Seen {
   method: string;

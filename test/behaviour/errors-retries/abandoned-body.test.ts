@@ -1,6 +1,6 @@
 import { MerchantGateway, TimeoutError } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { API_KEY, gc, hostile } from './server';
+import { API_KEY, gc, hostile } from '../../support/hostile-server';
 
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
 let closeServer: (() => Promise<void>) | undefined;

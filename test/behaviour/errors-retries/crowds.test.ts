@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { MerchantGateway } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createdBody } from '../../support';
-import { API_KEY, hostile } from './server';
+import { API_KEY, hostile } from '../../support/hostile-server';
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {

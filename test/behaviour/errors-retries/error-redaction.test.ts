@@ -4,7 +4,7 @@
 import { inspect } from 'node:util';
 import { MerchantGateway, MerchantGatewayError } from 'merchant-gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hostile } from './server';
+import { hostile } from '../../support/hostile-server';
 
 // Characters that percent-encoding and base64 both change, so each form differs from the key.
 const KEY = 'sk_live/TOP+SECRET=key~42';

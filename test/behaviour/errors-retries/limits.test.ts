@@ -7,7 +7,7 @@ import {
   ResponseValidationError,
 } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { API_KEY, gc, hostile } from './server';
+import { API_KEY, gc, hostile } from '../../support/hostile-server';
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import {
 } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, countingFetch, countingProxy } from './helpers';
+import { collect, countingFetch, countingProxy } from './follower-helpers';
 
 // Over real HTTP on loopback: the mock serves, a counting TCP proxy sits in front of it.
 const mock = createMockGateway({ pollInMs: 100 });

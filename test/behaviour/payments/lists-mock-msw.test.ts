@@ -1,7 +1,7 @@
 import { createMockGateway } from 'merchant-gateway/testing';
 import { describe } from 'vitest';
 import { BASE_URL, useMsw } from '../../support';
-import { describeListsAgainstMock } from './mock-suite';
+import { describeListsAgainstMock } from './lists-suite';
 
 const mock = createMockGateway();
 useMsw(...mock.handlers);

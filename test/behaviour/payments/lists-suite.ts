@@ -7,7 +7,7 @@ import {
 import type { MockGateway } from 'merchant-gateway/testing';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetDeprecationWarnings } from '../../../src/core/deprecation';
-import { type ReferenceQuery, referenceList, referenceStats, toMinor } from './reference';
+import { type ReferenceQuery, referenceList, referenceStats, toMinor } from './lists-reference';
 
 /** How a suite reaches the mock: in-process through msw, or over real HTTP. */
 export interface MockConnection {

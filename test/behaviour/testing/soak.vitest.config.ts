@@ -9,7 +9,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/behaviour/hostile/soak.test.ts'],
+    include: ['test/behaviour/testing/soak.test.ts'],
     exclude: ['**/node_modules/**'],
   },
 });

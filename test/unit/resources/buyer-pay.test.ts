@@ -8,6 +8,7 @@ import {
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
 import {
   option,
   optionsBody,
@@ -15,8 +16,7 @@ import {
   processing,
   receiveWithAuthorization,
   signAction,
-} from '../../behaviour/buyer/fixtures';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+} from '../../support/buyer-fixtures';
 
 const server = useMsw();
 const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
