@@ -89,6 +89,8 @@ function merchantError(codes: readonly [string, ...string[]], status: number) {
 }
 
 const AUTH_401 = ['missing_api_key', 'invalid_api_key'] as const;
+/** What the service's own failures answer, on every route that names them. */
+const SERVER_5XX = { 500: ['internal_error'], 502: ['bad_gateway'] } as const;
 const AUTH_401_MERCHANT = ['missing_api_key', 'invalid_api_key', 'missing_merchant_id'] as const;
 const VERSION_400 = [
   'invalid_api_version',
@@ -321,8 +323,7 @@ export const OPERATIONS = {
       400: ['params_validation', 'missing_idempotency_key'],
       401: AUTH_401,
       409: ['idempotency_conflict'],
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'GET /v1/merchants': {
@@ -399,8 +400,7 @@ export const OPERATIONS = {
     errors: merchantErrors({
       400: ['invalid_params', 'params_validation'],
       401: AUTH_401,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'GET /v1/merchants/payments': {
@@ -408,8 +408,7 @@ export const OPERATIONS = {
     errors: merchantErrors({
       400: ['invalid_params', 'params_validation', ...VERSION_400],
       401: AUTH_401_MERCHANT,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'GET /v1/payments': {
@@ -417,8 +416,7 @@ export const OPERATIONS = {
     errors: merchantErrors({
       400: ['invalid_params', 'params_validation', ...VERSION_400],
       401: AUTH_401,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'POST /v1/refunds': {
@@ -428,8 +426,7 @@ export const OPERATIONS = {
       401: AUTH_401_MERCHANT,
       404: ['not_found'],
       409: ['already_refunded'],
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'POST /v1/payments': {

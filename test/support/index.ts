@@ -2,7 +2,13 @@
 // fixtures; ./fake-service.ts scripts answers on that setup, ./mock-harness.ts serves the mock over
 // msw and real HTTP, ./list-fixtures.ts and ./samples.ts hold bodies. Behaviour folders keep a
 // helper of their own only where it differs (polling's fake clock, the payment-actions mock).
-import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
+import { inspect } from 'node:util';
+import {
+  type ClientOptions,
+  type Logger,
+  MerchantGateway,
+  type PaymentCreated,
+} from 'merchant-gateway';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -133,3 +139,31 @@ export async function polluted<T>(
 
 export { listenOnLoopback, serve, useListeningMock } from './servers';
 export { HttpResponse, http };
+
+/**
+ * A logger that keeps every line it is given, each argument as a string or as JSON: `text()` is
+ * what a log file would hold.
+ */
+export function captureLogger(): { logger: Logger; text: () => string } {
+  const lines: string[] = [];
+  const push = (...args: unknown[]) => {
+    lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  };
+  return {
+    logger: { debug: push, info: push, warn: push, error: push },
+    text: () => lines.join('\n'),
+  };
+}
+
+/** Everything a user could print, log or send to an error tracker of `error`. */
+export function renderings(error: unknown): string[] {
+  const e = error as Error;
+  return [
+    e.message,
+    String(e),
+    e.stack ?? '',
+    JSON.stringify(e),
+    inspect(e, { depth: null, showHidden: true }),
+    ...Object.values(e).map((v) => inspect(v, { depth: null })),
+  ];
+}

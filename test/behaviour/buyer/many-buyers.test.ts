@@ -4,21 +4,12 @@ import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { startMockCommand } from '../../support/mock-command';
+import { listenLikeCommand, startMockCommand } from '../../support/mock-command';
 import { officialWallet, pay } from './wallet';
 
 const BUYERS = 20;
 
-async function viaListen() {
-  const mock = createMockGateway({ pollInMs: 100 });
-  const server = await mock.listen();
-  return {
-    url: server.url,
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    stop: () => server.close(),
-  };
-}
+const viaListen = () => listenLikeCommand(createMockGateway({ pollInMs: 100 }));
 const viaCommand = () => startMockCommand(['--poll-in-ms', '100']);
 
 describe.each([

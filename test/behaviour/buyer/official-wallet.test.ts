@@ -6,7 +6,7 @@ import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockCommand } from '../../support/mock-command';
+import { listenLikeCommand, startMockCommand } from '../../support/mock-command';
 import { officialWallet, pay, prepare } from './wallet';
 
 const APP = { appId: 'app_wallet_test', clientId: 'client_wallet_test' };
@@ -21,19 +21,10 @@ interface Sidecar {
   stop(): Promise<unknown>;
 }
 
-async function viaListen(): Promise<Sidecar> {
-  const mock = createMockGateway({
-    pollInMs: POLL_MS,
-    quoteWindowMs: QUOTE_MS,
-    credentials: APP,
-  });
-  const server = await mock.listen();
-  return {
-    url: server.url,
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    stop: () => server.close(),
-  };
+function viaListen(): Promise<Sidecar> {
+  return listenLikeCommand(
+    createMockGateway({ pollInMs: POLL_MS, quoteWindowMs: QUOTE_MS, credentials: APP }),
+  );
 }
 
 function viaCommand(): Promise<Sidecar> {

@@ -21,7 +21,15 @@ import {
   TimeoutError,
 } from 'merchant-gateway';
 import { describe, expect, test, vi } from 'vitest';
-import { API_KEY, BASE_URL, HttpResponse, http, LEGACY_KEY, useMsw } from '../../support';
+import {
+  API_KEY,
+  BASE_URL,
+  HttpResponse,
+  http,
+  LEGACY_KEY,
+  renderings,
+  useMsw,
+} from '../../support';
 import { paymentItem } from '../../support/list-fixtures';
 
 const APP_ID = 'app_TOPSECRET_app_id';
@@ -61,19 +69,6 @@ function capture(): { logger: Logger; text: () => string } {
     text: () =>
       lines.map((args) => args.map((a) => inspect(a, { depth: null })).join(' ')).join('\n'),
   };
-}
-
-/** Everything a user could print, log or send to an error tracker. */
-function renderings(error: unknown): string[] {
-  const e = error as Error;
-  return [
-    e.message,
-    String(e),
-    e.stack ?? '',
-    JSON.stringify(e),
-    inspect(e, { depth: null, showHidden: true }),
-    ...Object.values(e).map((v) => inspect(v, { depth: null })),
-  ];
 }
 
 function expectNoSecret(texts: string[]): void {

@@ -4,6 +4,7 @@ import {
   NotFoundError,
   type PaymentCreated,
   type PaymentFollower,
+  type PaymentFollowerOptions,
   type PaymentStatusChange,
   PollTimeoutError,
   RequestValidationError,
@@ -173,6 +174,16 @@ function created(id: string, status = 'requires_action'): PaymentCreated {
 }
 
 /** Pulls changes in the background; `changes` fills as fake time advances. */
+/** A follower whose `onError` collects every error it is given into `errors`. */
+function followCollectingErrors(
+  options: Omit<PaymentFollowerOptions, 'onError'>,
+  client = gateway(),
+): { follower: PaymentFollower; errors: unknown[] } {
+  const errors: unknown[] = [];
+  const follower = client.payments.follower({ ...options, onError: (error) => errors.push(error) });
+  return { follower, errors };
+}
+
 function drain(follower: AsyncIterable<PaymentStatusChange>) {
   const changes: PaymentStatusChange[] = [];
   const result: { error?: unknown; ended: boolean } = { ended: false };
@@ -466,12 +477,10 @@ describe('payments.follower: failures', () => {
   });
 
   it('a held read is one attempt: a 502 is not retried by the transport with the same long hold', async () => {
-    const errors: unknown[] = [];
-    const follower = gateway({ maxRetries: 3 }).payments.follower({
-      maxHeldReads: 1,
-      sweepIntervalMs: 60_000,
-      onError: (error) => errors.push(error),
-    });
+    const { follower, errors } = followCollectingErrors(
+      { maxHeldReads: 1, sweepIntervalMs: 60_000 },
+      gateway({ maxRetries: 3 }),
+    );
     let failures = 4;
     service.fail = (kind) =>
       kind === 'status' && failures-- > 0
@@ -488,12 +497,7 @@ describe('payments.follower: failures', () => {
   });
 
   it('sweeps send no filter inherited from a polluted Object.prototype, and go on', async () => {
-    const errors: unknown[] = [];
-    const follower = gateway().payments.follower({
-      maxHeldReads: 0,
-      sweepIntervalMs: 1000,
-      onError: (error) => errors.push(error),
-    });
+    const { follower, errors } = followCollectingErrors({ maxHeldReads: 0, sweepIntervalMs: 1000 });
     follower.add(created('pay_1'));
     const run = drain(follower);
     await polluted(
@@ -528,12 +532,7 @@ describe('payments.follower: failures', () => {
   });
 
   it('a payment past its timeoutMs leaves through onError with a PollTimeoutError naming it', async () => {
-    const errors: unknown[] = [];
-    const follower = gateway().payments.follower({
-      maxHeldReads: 0,
-      timeoutMs: 10_000,
-      onError: (error) => errors.push(error),
-    });
+    const { follower, errors } = followCollectingErrors({ maxHeldReads: 0, timeoutMs: 10_000 });
     follower.add(created('pay_slow'));
     const run = drain(follower);
     await vi.advanceTimersByTimeAsync(9_999);
