@@ -130,6 +130,21 @@ function env(code = ''): NodeJS.ProcessEnv {
   };
 }
 
+/** The README's first ts block under `### Payments`, written to `name` in the generated folder. */
+function paymentsSnippetAs(name: string): string {
+  const section = readme.split('\n').indexOf('### Payments') + 1;
+  expect(section).toBeGreaterThan(0);
+  const block = readmeBlocks.find(({ line }) => line > section);
+  if (!block) throw new Error('no block under ### Payments');
+  const file = join(DIR, name);
+  writeFileSync(file, block.code);
+  return file;
+}
+
+/** Runs a generated script as a reader would, against the shared mock. */
+const runScript = (file: string) =>
+  run(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: env(), timeout: 50_000 });
+
 describe('README.md and docs/', () => {
   test('the README has ts blocks, and so do the reference pages', () => {
     expect(readmeBlocks.length).toBeGreaterThan(5);
@@ -254,17 +269,8 @@ describe('README.md and docs/', () => {
   });
 
   test('the payments snippet, replayed after the payment succeeded, does not send the buyer to pay', async () => {
-    const section = readme.split('\n').indexOf('### Payments') + 1;
-    expect(section).toBeGreaterThan(0);
-    const block = readmeBlocks.find(({ line }) => line > section);
-    if (!block) throw new Error('no block under ### Payments');
-    const file = join(DIR, 'payments-paid-replay.ts');
-    writeFileSync(file, block.code);
-    const first = await run(process.execPath, ['--import', 'tsx', file], {
-      cwd: ROOT,
-      env: env(),
-      timeout: 50_000,
-    });
+    const file = paymentsSnippetAs('payments-paid-replay.ts');
+    const first = await runScript(file);
     expect(first.stdout).toMatch(/send the buyer to|nothing to pay/);
     const paid = mock.payments().filter((p) => p.referenceId === 'order-2001');
     expect(paid).toHaveLength(1);
@@ -272,11 +278,7 @@ describe('README.md and docs/', () => {
     if (paid[0]?.status === 'requires_action' || paid[0]?.status === 'processing') {
       mock.setPaymentStatus(paid[0]?.id ?? '', 'succeeded');
     }
-    const replay = await run(process.execPath, ['--import', 'tsx', file], {
-      cwd: ROOT,
-      env: env(),
-      timeout: 50_000,
-    });
+    const replay = await runScript(file);
     expect(replay.stdout).toContain(
       `nothing to pay: ${mock.getPayment(paid[0]?.id ?? '')?.status}`,
     );
@@ -284,20 +286,9 @@ describe('README.md and docs/', () => {
   }, 120_000);
 
   test('the payments snippet, run again as after a restart, makes no second payment', async () => {
-    const section = readme.split('\n').indexOf('### Payments') + 1;
-    expect(section).toBeGreaterThan(0);
-    const block = readmeBlocks.find(({ line }) => line > section);
-    if (!block) throw new Error('no block under ### Payments');
-    const file = join(DIR, 'payments-replay.ts');
-    writeFileSync(file, block.code);
+    const file = paymentsSnippetAs('payments-replay.ts');
     const before = new Set(mock.payments().map((p) => p.id));
-    for (let i = 0; i < 2; i++) {
-      await run(process.execPath, ['--import', 'tsx', file], {
-        cwd: ROOT,
-        env: env(),
-        timeout: 50_000,
-      });
-    }
+    for (let i = 0; i < 2; i++) await runScript(file);
     // Two runs, each paying twice: one payment at most (none if the run above made it already).
     const made = mock.payments().filter((p) => !before.has(p.id));
     expect(made.length).toBeLessThanOrEqual(1);

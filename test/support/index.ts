@@ -17,6 +17,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 export const BASE_URL = 'https://gateway.test';
 export const API_KEY = 'sk_live_TOPSECRET_partner_key';
 export const LEGACY_KEY = 'lk_live_TOPSECRET_legacy_key';
+/** The one merchant most unit tests read: `GET` it for `merchantGetBody`. */
+export const MERCHANT_URL = `${BASE_URL}/v1/merchants/mer_1`;
 
 /** An msw server for one test file: fails on any request no handler expects. */
 export function useMsw(...handlers: HttpHandler[]) {

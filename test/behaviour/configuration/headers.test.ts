@@ -4,17 +4,9 @@ import {
   MerchantGateway,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import {
-  API_KEY,
-  BASE_URL,
-  createdBody,
-  HttpResponse,
-  http,
-  LEGACY_KEY,
-  recorder,
-  useMsw,
-} from '../../support';
+import { API_KEY, BASE_URL, createdBody, LEGACY_KEY, recorder, useMsw } from '../../support';
 
 const everything = recorder(() => HttpResponse.json(createdBody, { status: 201 }));
 useMsw(http.all('*', everything.resolver));

@@ -4,14 +4,13 @@ import {
   MerchantGateway as Gateway,
   type MerchantGateway,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
   BASE_URL,
   createdBody,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
   merchantBody,
   merchantGetBody,

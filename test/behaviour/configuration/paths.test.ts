@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { type MerchantGateway, NotFoundError, RequestValidationError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+import { BASE_URL, gateway, recorder, useMsw } from '../../support';
 
 // Every request, wherever it goes, is answered 404 and recorded: the URL is what matters here.
 const everything = recorder(() =>

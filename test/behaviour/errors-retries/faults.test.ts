@@ -13,8 +13,9 @@ import {
   type FailNextOptions,
   type MockGateway,
 } from 'merchant-gateway/testing';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BASE_URL, HttpResponse, http, useMsw } from '../../support';
+import { BASE_URL, useMsw } from '../../support';
 import { legacyItem } from '../../support/list-fixtures';
 
 const mock = createMockGateway();

@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import { type MerchantGateway, RequestValidationError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import {
-  BASE_URL,
-  gateway,
-  HttpResponse,
-  http,
-  merchantBody,
-  recorder,
-  useMsw,
-} from '../../support';
+import { BASE_URL, gateway, merchantBody, recorder, useMsw } from '../../support';
 import { emptyLegacyPage } from '../../support/list-fixtures';
 import {
   caip10NearMiss,

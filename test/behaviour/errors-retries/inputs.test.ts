@@ -1,13 +1,15 @@
 // One rule per input, every method alike: each method is called with each bad input it takes (a
 // path id, a merchant id, maxPollMs, a signal, a Date) and must reject with a
 // RequestValidationError naming the field, with nothing sent.
+
 import {
   type MerchantGateway,
   type RequestOptions,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+import { BASE_URL, gateway, recorder, useMsw } from '../../support';
 
 const everything = recorder(() =>
   HttpResponse.json({ code: 'not_found', message: 'no' }, { status: 404 }),

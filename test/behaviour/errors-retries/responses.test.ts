@@ -21,14 +21,13 @@ import {
   ResponseValidationError,
   SettlementListSchema,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod/mini';
 import {
   BASE_URL,
   createdBody,
   gateway,
-  HttpResponse,
-  http,
   merchantBody,
   merchantGetBody,
   useMsw,

@@ -20,16 +20,9 @@ import {
   ServerError,
   TimeoutError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
-import {
-  API_KEY,
-  BASE_URL,
-  HttpResponse,
-  http,
-  LEGACY_KEY,
-  renderings,
-  useMsw,
-} from '../../support';
+import { API_KEY, BASE_URL, LEGACY_KEY, renderings, useMsw } from '../../support';
 import { paymentItem } from '../../support/list-fixtures';
 
 const APP_ID = 'app_TOPSECRET_app_id';

@@ -10,17 +10,9 @@ import {
   RequestValidationError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  API_KEY,
-  BASE_URL,
-  createdFor,
-  HttpResponse,
-  http,
-  lastOnConnection,
-  polluted,
-  useMsw,
-} from '../../support';
+import { API_KEY, BASE_URL, createdFor, lastOnConnection, polluted, useMsw } from '../../support';
 
 const MERCHANT = 'mer_follow';
 const FINAL = new Set(['succeeded', 'failed', 'expired', 'cancelled']);

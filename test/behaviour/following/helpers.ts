@@ -1,12 +1,11 @@
 import type { PaymentCreated, PaymentStatusResult } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import {
   BASE_URL,
   gateway as client,
   createdFor,
   type GatewayFactory,
-  HttpResponse,
-  http,
   lastOnConnection,
   useMsw,
 } from '../../support';

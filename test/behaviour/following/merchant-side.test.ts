@@ -1,6 +1,7 @@
 import type { PaymentCreated, PaymentStatusResult } from 'merchant-gateway';
+import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, createdBody, http, polluted } from '../../support';
+import { BASE_URL, createdBody, polluted } from '../../support';
 import { created, gateway, HttpResponse, PAYMENT_ID, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();

@@ -4,8 +4,9 @@ import {
   PaginationError,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+import { gateway, recorder, useMsw } from '../../support';
 import {
   LIST_URL,
   MERCHANT_ID,

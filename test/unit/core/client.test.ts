@@ -1,13 +1,12 @@
 import { inspect } from 'node:util';
 import { ConfigurationError, MerchantGateway, VERSION } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import pkg from '../../../package.json' with { type: 'json' };
 import {
   API_KEY,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
   merchantGetBody,
   recorder,

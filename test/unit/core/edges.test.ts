@@ -6,21 +6,20 @@ import {
   MerchantGateway,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
   BASE_URL,
   captureLogger,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
+  MERCHANT_URL,
   renderings,
   useMsw,
 } from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -72,7 +71,7 @@ describe('a baseUrl ending in /v1', () => {
 describe('a 401 names the setting to fix, never its value', () => {
   const refuse = () =>
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json({ code: 'invalid_api_key', message: 'invalid key' }, { status: 401 }),
       ),
     );
@@ -144,7 +143,7 @@ describe('a 401 names the setting to fix, never its value', () => {
 
 describe('a ConnectionError once no attempt is left', () => {
   test('says how many attempts in how long, and carries method, path, attempts and elapsedMs', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.error()));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.error()));
     const error = (await gateway({ maxRetries: 2, maxRetryDelayMs: 60_000 })
       .merchants.get('mer_1')
       .catch((e: unknown) => e)) as ConnectionError;
@@ -198,7 +197,7 @@ describe('a key echoed as base64 at any offset', () => {
     '%s is redacted in message, String, stack, JSON, inspect and log lines',
     async (_, form) => {
       server.use(
-        http.get(URL_1, () =>
+        http.get(MERCHANT_URL, () =>
           HttpResponse.json(
             { code: 'internal_error', message: `upstream saw Authorization: ${form}` },
             { status: 503, headers: { 'x-request-id': form } },
@@ -268,7 +267,7 @@ describe('a key echoed as base64 at any offset', () => {
 describe('an error body is redacted before it is cut at 64 KiB', () => {
   /** The ApiError of a GET answered 500 with `body`, by a client holding `key`. */
   async function failWithBody(body: string, key: string): Promise<ApiError> {
-    server.use(http.get(URL_1, () => new HttpResponse(body, { status: 500 })));
+    server.use(http.get(MERCHANT_URL, () => new HttpResponse(body, { status: 500 })));
     const client = new MerchantGateway({ baseUrl: BASE_URL, apiKey: key, maxRetries: 0 });
     return (await client.merchants.get('mer_1').catch((e: unknown) => e)) as ApiError;
   }

@@ -8,8 +8,9 @@ import {
   RateLimitedError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+import { BASE_URL, gateway, useMsw } from '../../support';
 
 const server = useMsw();
 

@@ -1,15 +1,7 @@
 import { MerchantGateway } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import {
-  API_KEY,
-  BASE_URL,
-  createdBody,
-  HttpResponse,
-  http,
-  merchantGetBody,
-  recorder,
-  useMsw,
-} from '../../support';
+import { API_KEY, BASE_URL, createdBody, merchantGetBody, recorder, useMsw } from '../../support';
 
 const server = useMsw();
 const payment = {

@@ -1,10 +1,16 @@
 // Why: Node's build of the main entry imports ky with the first request (src/core/ky-lazy.ts). Every
 // caller must get the one ky, callers racing the first import must share it, and a failed import
 // must be a retryable ConnectionError that a retry recovers from, never a client broken for good.
+
 import { ConnectionError, MerchantGateway } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { lazyKy } from '../../../src/core/ky-lazy';
-import { API_KEY, BASE_URL, HttpResponse, http, merchantGetBody, useMsw } from '../../support';
+import { API_KEY, BASE_URL, MERCHANT_URL, merchantGetBody, recorder, useMsw } from '../../support';
+import {
+  expectFailedImportRetried,
+  expectOneImportForRacingCallers,
+} from '../../support/lazy-loaders';
 
 // The SDK in this file runs on the lazy loader, with an import that fails while `failing` > 0.
 const loader = vi.hoisted(() => ({ failing: 0, loads: 0 }));
@@ -23,36 +29,18 @@ vi.mock('../../../src/core/ky', async () => {
 });
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 describe('lazyKy', () => {
   test('imports once for callers racing the first use, then answers without a promise', async () => {
-    let imports = 0;
-    const load = lazyKy(async () => {
-      imports += 1;
-      return import('ky');
-    });
-    const [a, b] = await Promise.all([load(), load()]);
-    expect(imports).toBe(1);
-    expect(a).toBe(b);
-    const later = load();
-    expect(later).not.toBeInstanceOf(Promise);
-    expect(later).toBe(a);
+    const a = await expectOneImportForRacingCallers(lazyKy, () => import('ky'));
     const ky = await import('ky');
     expect(a.ky).toBe(ky.default);
     expect(a.replaceOption).toBe(ky.replaceOption);
   });
 
   test('a failed import is not kept: the next use imports again', async () => {
-    let imports = 0;
-    const load = lazyKy(async () => {
-      imports += 1;
-      if (imports === 1) throw new Error('offline');
-      return import('ky');
-    });
-    await expect(load()).rejects.toThrow('offline');
-    await expect(load()).resolves.toHaveProperty('ky');
-    expect(imports).toBe(2);
+    const parts = await expectFailedImportRetried(lazyKy, () => import('ky'));
+    expect(parts).toHaveProperty('ky');
   });
 
   test('its default imports the real ky', async () => {
@@ -64,13 +52,8 @@ describe('lazyKy', () => {
 describe('the SDK on the lazy loader', () => {
   // In this order: once ky has loaded, the loader keeps it for every later call.
   test('while ky cannot load a call is a ConnectionError naming why, and nothing is sent', async () => {
-    const seen: string[] = [];
-    server.use(
-      http.get(URL_1, ({ request }) => {
-        seen.push(request.url);
-        return HttpResponse.json(merchantGetBody);
-      }),
-    );
+    const { seen, resolver } = recorder(() => HttpResponse.json(merchantGetBody));
+    server.use(http.get(MERCHANT_URL, resolver));
     loader.failing = 2;
     const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 0 });
     const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
@@ -85,19 +68,14 @@ describe('the SDK on the lazy loader', () => {
   });
 
   test('a failed import is retried like any ConnectionError, and the retry sends the request', async () => {
-    const seen: string[] = [];
-    server.use(
-      http.get(URL_1, ({ request }) => {
-        seen.push(request.url);
-        return HttpResponse.json(merchantGetBody);
-      }),
-    );
+    const { seen, resolver } = recorder(() => HttpResponse.json(merchantGetBody));
+    server.use(http.get(MERCHANT_URL, resolver));
     loader.failing = 1;
     const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 1 });
     const merchant = await gateway.merchants.get('mer_1');
     expect(merchant.id).toBe('mer_1');
     expect(loader.loads).toBe(4);
-    expect(seen).toEqual([URL_1]);
+    expect(seen.map((request) => request.url)).toEqual([MERCHANT_URL]);
     // Loaded now: later calls do not import again.
     await gateway.merchants.get('mer_1');
     expect(loader.loads).toBe(4);

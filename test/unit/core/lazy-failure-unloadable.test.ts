@@ -1,9 +1,11 @@
 // Why: in a browser, what only a failed call runs is a chunk of its own (src/core/*-load-lazy.ts).
 // Should it fail to load, a call must still end in one of the SDK's errors with no key in it,
 // never in the loader's foreign error, and never be sent again without the retry policy.
+
 import { ConnectionError, MerchantGateway, ServerError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
-import { API_KEY, BASE_URL, HttpResponse, http, useMsw } from '../../support';
+import { API_KEY, BASE_URL, MERCHANT_URL, recorder, useMsw } from '../../support';
 
 const chunks = vi.hoisted(() => ({ failurePath: true, pRetry: true }));
 vi.mock('../../../src/core/failure-load', async (original) => {
@@ -30,29 +32,22 @@ vi.mock('../../../src/core/retry-load', async (original) => {
 });
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 describe('a failure path that cannot load', () => {
   test('turns an error response into a redacted ConnectionError', async () => {
     chunks.failurePath = true;
     chunks.pRetry = false;
-    let sent = 0;
-    server.use(
-      http.get(URL_1, () => {
-        sent += 1;
-        return HttpResponse.json(
-          { code: 'not_found', message: 'no such merchant' },
-          { status: 404 },
-        );
-      }),
+    const { seen, resolver } = recorder(() =>
+      HttpResponse.json({ code: 'not_found', message: 'no such merchant' }, { status: 404 }),
     );
+    server.use(http.get(MERCHANT_URL, resolver));
     const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 0 });
     const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(
       /^GET \/v1\/merchants\/mer_1: after 1 attempt in \d+ ms: connection failed$/,
     );
-    expect(sent).toBe(1);
+    expect(seen).toHaveLength(1);
     expect(String((error as Error).cause)).toContain('***');
     expect(String((error as Error).cause)).not.toContain(API_KEY);
   });
@@ -62,17 +57,14 @@ describe('a retry machinery that cannot load', () => {
   test('fails a call with its first error, sent once', async () => {
     chunks.failurePath = false;
     chunks.pRetry = true;
-    let sent = 0;
-    server.use(
-      http.get(URL_1, () => {
-        sent += 1;
-        return HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 503 });
-      }),
+    const { seen, resolver } = recorder(() =>
+      HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 503 }),
     );
+    server.use(http.get(MERCHANT_URL, resolver));
     const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 2 });
     const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 503, code: 'internal_error' });
-    expect(sent).toBe(1);
+    expect(seen).toHaveLength(1);
   });
 });

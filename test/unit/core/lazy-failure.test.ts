@@ -3,50 +3,38 @@
 // tsup.config.ts). Through them a failure must be the same error, of the same class with the same
 // fields, a retry must still happen, and a chunk that cannot load must still end a call in one of
 // the SDK's errors with no key in it.
+
 import { MerchantGateway, NotFoundError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { lazyImport } from '../../../src/core/lazy-import';
-import { API_KEY, BASE_URL, HttpResponse, http, merchantGetBody, useMsw } from '../../support';
+import { API_KEY, BASE_URL, MERCHANT_URL, merchantGetBody, useMsw } from '../../support';
+import {
+  expectFailedImportRetried,
+  expectOneImportForRacingCallers,
+} from '../../support/lazy-loaders';
 
 // The SDK in this file runs on the lazy variants, the way dist/index.js and dist/buyer.js do.
 vi.mock('../../../src/core/failure-load', () => import('../../../src/core/failure-load-lazy'));
 vi.mock('../../../src/core/retry-load', () => import('../../../src/core/retry-load-lazy'));
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 describe('lazyImport', () => {
   test('imports once for callers racing the first use, then answers without a promise', async () => {
-    let imports = 0;
-    const load = lazyImport(async () => {
-      imports += 1;
-      return { value: 1 };
-    });
-    const [a, b] = await Promise.all([load(), load()]);
-    expect(imports).toBe(1);
-    expect(a).toBe(b);
-    const later = load();
-    expect(later).not.toBeInstanceOf(Promise);
-    expect(later).toBe(a);
+    const module = { value: 1 };
+    expect(await expectOneImportForRacingCallers(lazyImport, async () => module)).toBe(module);
   });
 
   test('a failed import is not kept: the next use imports again', async () => {
-    let imports = 0;
-    const load = lazyImport(async () => {
-      imports += 1;
-      if (imports === 1) throw new Error('offline');
-      return 'loaded';
-    });
-    await expect(load()).rejects.toThrow('offline');
-    await expect(load()).resolves.toBe('loaded');
-    expect(imports).toBe(2);
+    expect(await expectFailedImportRetried(lazyImport, async () => 'loaded')).toBe('loaded');
   });
 });
 
 describe('the SDK on the lazy failure path', () => {
   test('an error response is the same error: its class, status, code and request id', async () => {
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json(
           { code: 'merchant_not_found', message: `no merchant for ${API_KEY}` },
           { status: 404, headers: { 'x-request-id': 'req_1' } },
@@ -65,7 +53,7 @@ describe('the SDK on the lazy failure path', () => {
   test('a 503 is retried, and the call answers with the retry', async () => {
     let sent = 0;
     server.use(
-      http.get(URL_1, () => {
+      http.get(MERCHANT_URL, () => {
         sent += 1;
         return sent === 1
           ? HttpResponse.json(

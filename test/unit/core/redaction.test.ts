@@ -1,31 +1,30 @@
 import { type ApiError, MerchantGateway } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
   BASE_URL,
   captureLogger,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
+  MERCHANT_URL,
   merchantGetBody,
   renderings,
   useMsw,
 } from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 describe('logging', () => {
   test('nothing is logged by default', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
     const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
     expect(log.text()).toBe('');
   });
 
   test('debug logs each attempt with redacted headers and never a key', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
     const log = captureLogger();
     const client = new MerchantGateway({
       baseUrl: BASE_URL,
@@ -45,7 +44,7 @@ describe('logging', () => {
 
   test('MERCHANT_GATEWAY_LOG turns logging on', async () => {
     vi.stubEnv('MERCHANT_GATEWAY_LOG', 'debug');
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
     const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
     expect(log.text()).toContain('→ GET /v1/merchants/mer_1');
@@ -56,7 +55,7 @@ describe('logging', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     let n = 0;
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         ++n === 1
           ? new HttpResponse(null, { status: 429, headers: { 'retry-after-ms': '1' } })
           : HttpResponse.json(merchantGetBody),
@@ -73,7 +72,7 @@ describe('logging', () => {
 describe('keys never leak through errors', () => {
   test('a service message that echoes the key is scrubbed everywhere', async () => {
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json(
           {
             code: 'invalid_api_key',
@@ -114,7 +113,7 @@ describe('keys never leak through errors', () => {
   });
 
   test('a response validation error does not carry the key back', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json({ merchant: { note: API_KEY } })));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.json({ merchant: { note: API_KEY } })));
     const error = await gateway()
       .merchants.get('mer_1')
       .catch((e: unknown) => e);

@@ -7,14 +7,13 @@ import {
   RateLimitedError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   recorder as anyRecorder,
   BASE_URL,
   createdBody,
   gateway,
-  HttpResponse,
-  http,
   merchantBody,
   merchantGetBody,
   useMsw,

@@ -5,10 +5,11 @@ import {
   RequestValidationError,
   type TypedDataToSign,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+import { BASE_URL, gateway, useMsw } from '../../support';
 import {
   option,
   optionsBody,

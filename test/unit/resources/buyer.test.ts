@@ -11,8 +11,9 @@ import {
   ServerError,
   TimeoutError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+import { BASE_URL, gateway, recorder, useMsw } from '../../support';
 import {
   cancellation,
   option,

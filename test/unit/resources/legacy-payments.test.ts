@@ -4,14 +4,13 @@ import {
   type Logger,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetDeprecationWarnings } from '../../../src/core/deprecation';
 import {
   API_KEY,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
   merchantGetBody,
   recorder,
