@@ -48,6 +48,13 @@ function factory(defaults: ClientOptions): GatewayFactory {
  */
 export const gateway: GatewayFactory = factory({ baseUrl: BASE_URL, apiKey: API_KEY });
 
+/** What most tests create a payment with: USD 12.50 for order-1 of mer_1. */
+export const paymentParams = {
+  merchantId: 'mer_1',
+  amount: { unit: 'iso4217/USD', value: '1250' },
+  referenceId: 'order-1',
+};
+
 export const merchantBody = {
   merchant: {
     id: 'mer_1',

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { MerchantGateway } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createdBody } from '../../support';
+import { createdBody, paymentParams } from '../../support';
 import { API_KEY, hostile } from '../../support/hostile-server';
 
 let closeServer: (() => Promise<void>) | undefined;
@@ -11,11 +11,7 @@ afterEach(async () => {
 });
 
 const created = createdBody;
-const payment = {
-  merchantId: 'mer_1',
-  amount: { unit: 'iso4217/USD', value: '1250' },
-  referenceId: 'order-1',
-};
+const payment = paymentParams;
 
 describe('crowds', () => {
   test('1,000 concurrent calls sharing one AbortSignal, with retry waits, print no MaxListenersExceededWarning', async () => {

@@ -5,16 +5,9 @@ import {
   type PollOptions,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  created,
-  gateway,
-  HttpResponse,
-  PAYMENT_ID,
-  result,
-  settle,
-  useScriptedGateway,
-} from './helpers';
+import { created, gateway, PAYMENT_ID, result, settle, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();
 

@@ -1,14 +1,7 @@
 import { PollTimeoutError } from 'merchant-gateway';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  created,
-  gateway,
-  HttpResponse,
-  PAYMENT_ID,
-  result,
-  settle,
-  useScriptedGateway,
-} from './helpers';
+import { created, gateway, PAYMENT_ID, result, settle, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();
 

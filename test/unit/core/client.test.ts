@@ -8,6 +8,7 @@ import {
   BASE_URL,
   gateway,
   LEGACY_KEY,
+  MERCHANT_URL,
   merchantGetBody,
   recorder,
   useMsw,
@@ -18,7 +19,7 @@ const server = useMsw();
 describe('auth scheme', () => {
   test('an apiKey is sent as Api-Key', async () => {
     const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     await gateway()
       .merchants.get('mer_1')
       .catch(() => undefined);
@@ -28,7 +29,7 @@ describe('auth scheme', () => {
 
   test('appId with clientId is sent as App-Id and Client-Id, with no Api-Key', async () => {
     const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     const client = new MerchantGateway({ baseUrl: BASE_URL, appId: 'app_1', clientId: 'cli_1' });
     await client.merchants.get('mer_1').catch(() => undefined);
     expect(r.seen[0]?.headers.get('app-id')).toBe('app_1');
@@ -126,7 +127,7 @@ describe('browser guard', () => {
 describe('identification headers', () => {
   test('every request names the SDK, its version and platform', async () => {
     const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     await gateway().merchants.get('mer_1');
     const headers = r.seen[0]?.headers;
     expect(headers?.get('sdk-name')).toBe('merchant-gateway');
@@ -137,7 +138,7 @@ describe('identification headers', () => {
 
   test('apiVersion is sent as WCP-Version, and client and call headers are added', async () => {
     const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     const client = gateway({ apiVersion: '2026-02-18', headers: { 'X-Team': 'payments' } });
     await client.merchants.get('mer_1', { headers: { 'X-Trace': 't-1' } });
     expect(r.seen[0]?.headers.get('wcp-version')).toBe('2026-02-18');
