@@ -55,14 +55,15 @@ export function receiveWithAuthorization(from: string, chainIdHex = '0x2105'): s
   });
 }
 
-export function signAction(address: string, method = 'eth_signTypedData_v4') {
+/** A wallet RPC action asking `address` to sign `typed` (by default, a USDC authorization). */
+export function signAction(
+  address: string,
+  method = 'eth_signTypedData_v4',
+  typed: unknown = receiveWithAuthorization(address),
+) {
   return {
     type: 'walletRpc',
-    data: {
-      chain_id: 'eip155:8453',
-      method,
-      params: [address, receiveWithAuthorization(address)],
-    },
+    data: { chain_id: 'eip155:8453', method, params: [address, typed] },
   };
 }
 

@@ -98,6 +98,23 @@ const VERSION_400 = [
   'api_version_downgrade',
 ] as const;
 
+/** The errors of the two replacement lists: they differ only in what a 401 may say. */
+function listErrors(auth401: readonly [string, ...string[]]) {
+  return merchantErrors({
+    400: ['invalid_params', 'params_validation', ...VERSION_400],
+    401: auth401,
+    ...SERVER_5XX,
+  });
+}
+
+/** What a cancel answers, on the merchant's route and the buyer's alike. */
+const cancellationShape = z.strictObject({
+  paymentId: str,
+  status: PAYMENT_STATUS,
+  cancelledReason: str,
+  cancelledAt: str,
+});
+
 // --- successes ----------------------------------------------------------------------------------
 
 const merchantCore = {
@@ -405,20 +422,9 @@ export const OPERATIONS = {
   },
   'GET /v1/merchants/payments': {
     success: { status: 200, shape: listShape },
-    errors: merchantErrors({
-      400: ['invalid_params', 'params_validation', ...VERSION_400],
-      401: AUTH_401_MERCHANT,
-      ...SERVER_5XX,
-    }),
+    errors: listErrors(AUTH_401_MERCHANT),
   },
-  'GET /v1/payments': {
-    success: { status: 200, shape: listShape },
-    errors: merchantErrors({
-      400: ['invalid_params', 'params_validation', ...VERSION_400],
-      401: AUTH_401,
-      ...SERVER_5XX,
-    }),
-  },
+  'GET /v1/payments': { success: { status: 200, shape: listShape }, errors: listErrors(AUTH_401) },
   'POST /v1/refunds': {
     success: { status: 200, shape: z.strictObject({ paymentId: str }) },
     errors: merchantErrors({
@@ -480,15 +486,7 @@ export const OPERATIONS = {
     errors: sharedErrors(400, 401, 404, 500),
   },
   'POST /v1/gateway/payment/{id}/cancel': {
-    success: {
-      status: 200,
-      shape: z.strictObject({
-        paymentId: str,
-        status: PAYMENT_STATUS,
-        cancelledReason: str,
-        cancelledAt: str,
-      }),
-    },
+    success: { status: 200, shape: cancellationShape },
     errors: sharedErrors(400, 401, 404, 500),
   },
   'GET /v1/payments/{id}': {
@@ -516,15 +514,7 @@ export const OPERATIONS = {
     errors: sharedErrors(400, 401, 404, 500),
   },
   'POST /v1/payments/{id}/cancel': {
-    success: {
-      status: 200,
-      shape: z.strictObject({
-        paymentId: str,
-        status: PAYMENT_STATUS,
-        cancelledReason: str,
-        cancelledAt: str,
-      }),
-    },
+    success: { status: 200, shape: cancellationShape },
     errors: sharedErrors(400, 401, 404, 500),
   },
 } satisfies Record<string, OperationShape>;

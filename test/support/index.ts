@@ -176,3 +176,13 @@ export function renderings(error: unknown): string[] {
     ...Object.values(e).map((v) => inspect(v, { depth: null })),
   ];
 }
+
+/**
+ * Answers every `GET` of `MERCHANT_URL` on `server` with `merchantGetBody`, recording each request
+ * (`seen`), as most client tests need a call that succeeds.
+ */
+export function answerMerchantGets(server: ReturnType<typeof useMsw>): { seen: Request[] } {
+  const { seen, resolver } = recorder(() => HttpResponse.json(merchantGetBody));
+  server.use(http.get(MERCHANT_URL, resolver));
+  return { seen };
+}

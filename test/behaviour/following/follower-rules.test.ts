@@ -166,6 +166,18 @@ function created(id: string, status = 'requires_action'): PaymentCreated {
 }
 
 /** Pulls changes in the background; `changes` fills as fake time advances. */
+/** Adds `pay_ok`, whose first status read fails with a 502, and `pay_missing`, never created. */
+function addOneFlakyOneMissing(follower: PaymentFollower): void {
+  set('pay_ok', 'requires_action');
+  let failures = 1;
+  service.fail = (kind, id) =>
+    kind === 'status' && id === 'pay_ok' && failures-- > 0
+      ? HttpResponse.json({ code: 'bad_gateway', message: 'proxy' }, { status: 502 })
+      : undefined;
+  follower.add('pay_ok');
+  follower.add('pay_missing');
+}
+
 /** A follower whose `onError` collects every error it is given into `errors`. */
 function followCollectingErrors(
   options: Omit<PaymentFollowerOptions, 'onError'>,
@@ -390,14 +402,7 @@ describe('payments.follower: failures', () => {
       maxHeldReads: 0,
       onError: (error, id) => errors.push([error, id]),
     });
-    set('pay_ok', 'requires_action');
-    let failures = 1;
-    service.fail = (kind, id) =>
-      kind === 'status' && id === 'pay_ok' && failures-- > 0
-        ? HttpResponse.json({ code: 'bad_gateway', message: 'proxy' }, { status: 502 })
-        : undefined;
-    follower.add('pay_ok');
-    follower.add('pay_missing');
+    addOneFlakyOneMissing(follower);
     const run = drain(follower);
     await vi.advanceTimersByTimeAsync(2000);
     expect(errors.map(([e, id]) => [(e as Error).name, id])).toEqual([
@@ -423,14 +428,7 @@ describe('payments.follower: failures', () => {
         seen.push([error.name, id, left, id === undefined ? false : (follower?.has(id) ?? false)]);
       },
     });
-    set('pay_ok', 'requires_action');
-    let failures = 1;
-    service.fail = (kind, id) =>
-      kind === 'status' && id === 'pay_ok' && failures-- > 0
-        ? HttpResponse.json({ code: 'bad_gateway', message: 'proxy' }, { status: 502 })
-        : undefined;
-    follower.add('pay_ok');
-    follower.add('pay_missing');
+    addOneFlakyOneMissing(follower);
     expect(follower.has('pay_ok')).toBe(true);
     expect(follower.has('pay_missing')).toBe(true);
     expect(follower.has('pay_never_added')).toBe(false);

@@ -11,7 +11,15 @@ import {
 } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, MERCHANT_URL, merchantGetBody, recorder, useMsw } from '../../support';
+import {
+  answerMerchantGets,
+  BASE_URL,
+  gateway,
+  MERCHANT_URL,
+  merchantGetBody,
+  recorder,
+  useMsw,
+} from '../../support';
 
 const server = useMsw();
 
@@ -187,7 +195,7 @@ describe('raw responses', () => {
   });
 
   test('an ApiPromise is a Promise, and then() chains like one', async () => {
-    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const call = gateway().merchants.get('mer_1');
     expect(call).toBeInstanceOf(Promise);
     await expect(call.then((m) => m.name)).resolves.toBe('Acme');

@@ -3,6 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   createdBody,
   MERCHANT_URL,
@@ -71,7 +72,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
   });
 
   test('what a hook adds is logged, and the logs stay redacted', async () => {
-    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const lines: string[] = [];
     const gateway = new MerchantGateway({
       baseUrl: BASE_URL,

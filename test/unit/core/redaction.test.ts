@@ -3,6 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   captureLogger,
   gateway,
@@ -17,14 +18,14 @@ const server = useMsw();
 
 describe('logging', () => {
   test('nothing is logged by default', async () => {
-    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
     expect(log.text()).toBe('');
   });
 
   test('debug logs each attempt with redacted headers and never a key', async () => {
-    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const log = captureLogger();
     const client = new MerchantGateway({
       baseUrl: BASE_URL,
@@ -44,7 +45,7 @@ describe('logging', () => {
 
   test('MERCHANT_GATEWAY_LOG turns logging on', async () => {
     vi.stubEnv('MERCHANT_GATEWAY_LOG', 'debug');
-    server.use(http.get(MERCHANT_URL, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
     expect(log.text()).toContain('→ GET /v1/merchants/mer_1');

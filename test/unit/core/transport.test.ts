@@ -3,6 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   gateway,
   MERCHANT_URL,
@@ -121,8 +122,7 @@ describe('requests as sent', () => {
     ['a non-ASCII call header', { headers: { 'X-Note': 'café' } }],
     ['a bad header name', { headers: { 'Bad Name': 'x' } }],
   ])('%s is a RequestValidationError and nothing is sent', async (_, options) => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(MERCHANT_URL, r.resolver));
+    const r = answerMerchantGets(server);
     const error = await gateway()
       .merchants.get('mer_1', options)
       .catch((e: unknown) => e);
@@ -131,8 +131,7 @@ describe('requests as sent', () => {
   });
 
   test('a key with a line break is refused before sending, without quoting the key', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(MERCHANT_URL, r.resolver));
+    const r = answerMerchantGets(server);
     const key = 'sk_SECRET\r\nX-Evil: 1';
     const error = await gateway({ apiKey: key })
       .merchants.get('mer_1')
@@ -186,8 +185,7 @@ describe('requests as sent', () => {
   });
 
   test('the api key never appears in the URL', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(MERCHANT_URL, r.resolver));
+    const r = answerMerchantGets(server);
     await gateway().merchants.get('mer_1');
     expect(r.seen[0]?.url).not.toContain(API_KEY);
   });

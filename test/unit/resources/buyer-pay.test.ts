@@ -190,14 +190,7 @@ describe('buyer.pay with a viem account', () => {
     };
     const typed = JSON.parse(receiveWithAuthorization(inner.address));
     typed.domain.chainId = '18446744073709551616';
-    const action = {
-      type: 'walletRpc',
-      data: {
-        chain_id: 'eip155:8453',
-        method: 'eth_signTypedData_v4',
-        params: [inner.address, typed],
-      },
-    };
+    const action = signAction(inner.address, 'eth_signTypedData_v4', typed);
     service({ options: () => [option(inner.address, { actions: [action] })] });
     await gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 });
     expect(seenTypedData[0]?.domain.chainId).toBe(18_446_744_073_709_551_616n);
@@ -299,14 +292,7 @@ describe('buyer.pay stops before confirming', () => {
     ['JSON without a domain', JSON.stringify({ types: {}, primaryType: 'X', message: {} })],
   ])('when the typed data is %s', async (_, raw) => {
     const account = newAccount();
-    const action = {
-      type: 'walletRpc',
-      data: {
-        chain_id: 'eip155:8453',
-        method: 'eth_signTypedData_v4',
-        params: [account.address, raw],
-      },
-    };
+    const action = signAction(account.address, 'eth_signTypedData_v4', raw);
     service({ options: () => [option(account.address, { actions: [action] })] });
     const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
     expect(error.reason).toBe('invalid_action');
