@@ -1,7 +1,7 @@
 // The one support module of the tests: the base URL, the client factory, the msw setup and
 // fixtures; ./fake-service.ts scripts answers on that setup, ./mock-harness.ts serves the mock over
 // msw and real HTTP, ./list-fixtures.ts and ./samples.ts hold bodies. Behaviour folders keep a
-// helper of their own only where it differs (polling's fake clock, the payment-actions mock).
+// helper of their own only where it differs (following's fake clock, the payments' mock).
 import { inspect } from 'node:util';
 import {
   type ClientOptions,
