@@ -19,37 +19,35 @@ function rateLimited(retryAfterSeconds: number): Response {
 }
 
 describe('rate limiting while polling', () => {
-  it('waits at least Retry-After before reading again once the transport gives up', async () => {
+  /** The first read is rate limited with `retryAfterS`, the next succeeds: when each read came. */
+  async function readsAfterRateLimit(
+    retryAfterS: number,
+    follow: () => Promise<unknown>,
+    waitMs = 60_000,
+  ): Promise<number[]> {
     mock.state.script = (_read, n) =>
-      n === 1 ? rateLimited(5) : HttpResponse.json(result('succeeded'));
-    const done = gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 1000 }));
-
-    await vi.advanceTimersByTimeAsync(60_000);
-
+      n === 1 ? rateLimited(retryAfterS) : HttpResponse.json(result('succeeded'));
+    const done = follow();
+    await vi.advanceTimersByTimeAsync(waitMs);
     await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.reads).toEqual([0, 5000]);
+    return mock.reads;
+  }
+
+  it('waits at least Retry-After before reading again once the transport gives up', async () => {
+    const follow = () =>
+      gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 1000 }));
+    expect(await readsAfterRateLimit(5, follow)).toEqual([0, 5000]);
   });
 
   it('keeps the normal wait when Retry-After asks for less', async () => {
-    mock.state.script = (_read, n) =>
-      n === 1 ? rateLimited(1) : HttpResponse.json(result('succeeded'));
-    const done = gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 2000 }));
-
-    await vi.advanceTimersByTimeAsync(60_000);
-
-    await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.reads).toEqual([0, 2000]);
+    const follow = () =>
+      gateway({ maxRetries: 0 }).payments.waitForFinal(created({ pollInMs: 2000 }));
+    expect(await readsAfterRateLimit(1, follow)).toEqual([0, 2000]);
   });
 
   it('honours a Retry-After longer than the client will sleep, beyond the 30 s wait cap', async () => {
-    mock.state.script = (_read, n) =>
-      n === 1 ? rateLimited(90) : HttpResponse.json(result('succeeded'));
-    const done = gateway().payments.waitForFinal(PAYMENT_ID);
-
-    await vi.advanceTimersByTimeAsync(120_000);
-
-    await expect(done).resolves.toMatchObject({ status: 'succeeded' });
-    expect(mock.reads).toEqual([0, 90_000]);
+    const follow = () => gateway().payments.waitForFinal(PAYMENT_ID);
+    expect(await readsAfterRateLimit(90, follow, 120_000)).toEqual([0, 90_000]);
   });
 });
 
