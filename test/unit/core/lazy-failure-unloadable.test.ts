@@ -33,16 +33,22 @@ vi.mock('../../../src/core/retry-load', async (original) => {
 
 const server = useMsw();
 
+/** A GET of the merchant answered with `status` and `code`, on a client with `maxRetries`. */
+async function failedGet(status: number, code: string, maxRetries: number) {
+  const { seen, resolver } = recorder(() =>
+    HttpResponse.json({ code, message: 'refused' }, { status }),
+  );
+  server.use(http.get(MERCHANT_URL, resolver));
+  const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries });
+  const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
+  return { error, seen };
+}
+
 describe('a failure path that cannot load', () => {
   test('turns an error response into a redacted ConnectionError', async () => {
     chunks.failurePath = true;
     chunks.pRetry = false;
-    const { seen, resolver } = recorder(() =>
-      HttpResponse.json({ code: 'not_found', message: 'no such merchant' }, { status: 404 }),
-    );
-    server.use(http.get(MERCHANT_URL, resolver));
-    const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 0 });
-    const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
+    const { error, seen } = await failedGet(404, 'not_found', 0);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(
       /^GET \/v1\/merchants\/mer_1: after 1 attempt in \d+ ms: connection failed$/,
@@ -57,12 +63,7 @@ describe('a retry machinery that cannot load', () => {
   test('fails a call with its first error, sent once', async () => {
     chunks.failurePath = false;
     chunks.pRetry = true;
-    const { seen, resolver } = recorder(() =>
-      HttpResponse.json({ code: 'internal_error', message: 'boom' }, { status: 503 }),
-    );
-    server.use(http.get(MERCHANT_URL, resolver));
-    const gateway = new MerchantGateway({ baseUrl: BASE_URL, apiKey: API_KEY, maxRetries: 2 });
-    const error = await gateway.merchants.get('mer_1').catch((e: unknown) => e);
+    const { error, seen } = await failedGet(503, 'internal_error', 2);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 503, code: 'internal_error' });
     expect(seen).toHaveLength(1);
