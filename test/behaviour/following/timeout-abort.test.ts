@@ -11,17 +11,27 @@ function hangFrom(hangFrom: number, status = 'processing') {
     n < hangFrom ? HttpResponse.json(result(status)) : new Promise<Response>(() => {});
 }
 
+/** The follow `start(timeoutMs)` begins, run on the fake clock to its deadline: its rejection. */
+async function timedOut(
+  start: (timeoutMs: number) => Promise<unknown>,
+  timeoutMs: number,
+): Promise<PollTimeoutError> {
+  const done = settle(start(timeoutMs));
+  await vi.advanceTimersByTimeAsync(timeoutMs);
+  const error = await done.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(PollTimeoutError);
+  return error as PollTimeoutError;
+}
+
 describe('timeout', () => {
   it('rejects with PollTimeoutError carrying the last result read, and reads no more', async () => {
     mock.statuses('requires_action', 'processing');
-    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 4500 }));
-
-    await vi.advanceTimersByTimeAsync(4500);
-
-    const error = await done.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
-    expect((error as PollTimeoutError).message).toMatch(/after 4500 ms.*last status: processing/);
+    const error = await timedOut(
+      (timeoutMs) => gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs }),
+      4500,
+    );
+    expect(error.lastStatus).toMatchObject({ status: 'processing' });
+    expect(error.message).toMatch(/after 4500 ms.*last status: processing/);
     // The held read's change is followed by an immediate read at 1000; a held read answered at
     // once then shows a service that does not hold, read once a second until the deadline.
     expect(mock.reads).toEqual([0, 0, 1000, 1000, 2000, 3000, 4000]);
@@ -39,29 +49,23 @@ describe('timeout', () => {
 
   it('cuts a wait short at the deadline', async () => {
     mock.statuses('requires_action', 'processing');
-    const done = settle(
-      gateway().payments.waitForFinal(created({ pollInMs: 20_000 }), { timeoutMs: 3000 }),
+    const error = await timedOut(
+      (timeoutMs) => gateway().payments.waitForFinal(created({ pollInMs: 20_000 }), { timeoutMs }),
+      3000,
     );
-
-    await vi.advanceTimersByTimeAsync(3000);
-
-    const error = await done.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
+    expect(error.lastStatus).toMatchObject({ status: 'processing' });
     expect(mock.reads).toEqual([0, 0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
   it('carries no status when no read completed before the deadline', async () => {
     hangFrom(1);
-    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 3000 }));
-
-    await vi.advanceTimersByTimeAsync(3000);
-
-    const error = await done.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastStatus).toBeUndefined();
-    expect((error as PollTimeoutError).message).toMatch(/no status read yet/);
+    const error = await timedOut(
+      (timeoutMs) => gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs }),
+      3000,
+    );
+    expect(error.lastStatus).toBeUndefined();
+    expect(error.message).toMatch(/no status read yet/);
     expect(mock.reads).toEqual([0]);
     // Past the keep-alive timer Node's fetch keeps on the aborted read's connection.
     await vi.advanceTimersByTimeAsync(5000);
@@ -71,13 +75,11 @@ describe('timeout', () => {
 
   it('aborts a read still in flight at the deadline', async () => {
     hangFrom(2);
-    const done = settle(gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs: 1500 }));
-
-    await vi.advanceTimersByTimeAsync(1500);
-
-    const error = await done.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PollTimeoutError);
-    expect((error as PollTimeoutError).lastStatus).toMatchObject({ status: 'processing' });
+    const error = await timedOut(
+      (timeoutMs) => gateway().payments.waitForFinal(PAYMENT_ID, { timeoutMs }),
+      1500,
+    );
+    expect(error.lastStatus).toMatchObject({ status: 'processing' });
     expect(mock.reads).toEqual([0, 0]);
     // Node's fetch keeps timers of its own on the aborted read's connection (its 4 s keep-alive):
     // past them, nothing is left and nothing more is read.
