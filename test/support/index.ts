@@ -8,10 +8,11 @@ import {
   type Logger,
   MerchantGateway,
   type PaymentCreated,
+  RequestValidationError,
 } from 'merchant-gateway';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 /** Where every client of the tests points; msw answers it (the mock harness adds `/api`). */
 export const BASE_URL = 'https://gateway.test';
@@ -185,4 +186,16 @@ export function answerMerchantGets(server: ReturnType<typeof useMsw>): { seen: R
   const { seen, resolver } = recorder(() => HttpResponse.json(merchantGetBody));
   server.use(http.get(MERCHANT_URL, resolver));
   return { seen };
+}
+
+/** The issues of the `RequestValidationError` that `call` rejects with; fails on anything else. */
+export async function issuesOf(call: Promise<unknown>): Promise<RequestValidationError['issues']> {
+  const error = await call.then(
+    (value) => {
+      throw new Error(`expected a RequestValidationError, got ${JSON.stringify(value)}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RequestValidationError);
+  return (error as RequestValidationError).issues;
 }

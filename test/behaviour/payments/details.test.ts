@@ -6,6 +6,7 @@ import {
 } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { issuesOf } from '../../support';
 import { BASE_URL, useMock } from './support';
 
 const { mock, server, gateway, create, requestsTo } = useMock();
@@ -63,11 +64,7 @@ describe('payments.details', () => {
   });
 
   it('refuses, before sending, a call with no merchant id in the call or the client', async () => {
-    const error = await gateway({ merchantId: undefined })
-      .payments.details('pay_1')
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).issues).toEqual([
+    expect(await issuesOf(gateway({ merchantId: undefined }).payments.details('pay_1'))).toEqual([
       { field: 'merchantId', message: expect.stringContaining('required') },
     ]);
     expect(mock.requests).toHaveLength(0);

@@ -9,6 +9,7 @@ import {
 } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { issuesOf } from '../../support';
 import { BASE_URL, useMock } from './support';
 
 const { mock, server, gateway, create, requestsTo } = useMock();
@@ -153,11 +154,7 @@ describe('refunds.create', () => {
       NotFoundError,
     );
     expect(requestsTo('POST', '/v1/refunds')).toHaveLength(1);
-    const error = await gateway()
-      .refunds.create({ paymentId: `${at64}a` })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).issues).toEqual([
+    expect(await issuesOf(gateway().refunds.create({ paymentId: `${at64}a` }))).toEqual([
       { field: 'paymentId', message: 'must be 1 to 64 characters' },
     ]);
     expect(requestsTo('POST', '/v1/refunds')).toHaveLength(1);
