@@ -127,14 +127,4 @@ export default defineConfig([
       options.define = { ...options.define, 'import.meta.url': 'undefined' };
     },
   },
-  // The `merchant-gateway` command (bin/merchant-gateway.js loads it): Node only, ESM only. pg-boss
-  // and pg are loaded only by `relay --database-url`, from the user's own install.
-  {
-    ...shared,
-    entry: { 'cli/bin': 'src/cli/bin.ts' },
-    format: ['esm'],
-    platform: 'node',
-    noExternal: ['zod'],
-    external: ['ky', 'p-retry', 'msw', 'pg', 'pg-boss'],
-  },
 ]);

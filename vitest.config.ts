@@ -20,7 +20,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'packages/mcp/test/**/*.test.ts'],
+    // The SDK's own tests; packages/cli and packages/mcp run theirs with their own configs.
+    include: ['test/**/*.test.ts'],
     // test/.readme is written by test/readme.test.ts while the suite runs, and run by it;
     // test/durable starts PostgreSQL and five processes: `npm run test:durable` runs it. The soak
     // needs the machine to itself: `npm run test:soak` runs it (see soak.vitest.config.ts).

@@ -394,7 +394,13 @@ function printMatrix(rows) {
 const temp = mkdtempSync(join(tmpdir(), 'mg-pack-'));
 try {
   const [packed] = JSON.parse(
-    step('npm pack', 'npm', ['pack', '--json', '--pack-destination', temp], root).stdout,
+    // --ignore-scripts: not the root's `prepare`, which would rebuild dist/ under the other checks.
+    step(
+      'npm pack',
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', temp],
+      root,
+    ).stdout,
   );
   const tarball = join(temp, packed.filename);
 
@@ -450,17 +456,7 @@ try {
   const { out: usage } = step('merchant-gateway-mock --help, no msw', bin, ['--help'], bare);
   if (!usage.includes('--port'))
     throw new Error(`check-pack: --help does not list --port:\n${usage}`);
-  const cli = join(bare, 'node_modules/.bin/merchant-gateway');
-  const { out: help } = step(
-    'merchant-gateway relay --help, from dist',
-    cli,
-    ['relay', '--help'],
-    bare,
-  );
-  if (!help.includes('--forward-to'))
-    throw new Error(
-      `check-pack: merchant-gateway relay --help does not list --forward-to:\n${help}`,
-    );
+  // The `merchant-gateway` command is packages/cli's: scripts/check-packages.mjs installs it.
 
   console.log(`check-pack: all good in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

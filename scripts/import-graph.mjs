@@ -33,8 +33,7 @@ const FLOORS = [
   ['buyer-client.ts', 5, 'client'],
   ['index.ts', 6, 'index'],
   ['buyer.ts', 6, 'index'],
-  // The command line is a user of the public door, like any program built on the package.
-  ['cli/', 7, 'cli'],
+  // The command line is packages/cli now, a user of the public entries like any program.
 ];
 
 function floorOf(file) {

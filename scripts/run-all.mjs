@@ -21,14 +21,24 @@ const phases = [
   { name: 'typecheck', low: true },
   { name: 'lint' },
   { name: 'build' },
-  // The MCP server package (packages/mcp) builds on its own; its tests run in test:coverage.
-  { name: 'build:mcp', low: true, after: ['typecheck'] },
-  // The MCP package as npm would install it: its dist/ beside the root's built dist.
-  { name: 'check:mcp', needs: ['build', 'build:mcp'], low: true },
+  // packages/cli and packages/mcp import the SDK as users do, its built dist/ and declarations:
+  // their typechecks, builds and tests wait for the root's build.
+  { name: 'typecheck:packages', needs: ['build'], after: ['typecheck'], low: true },
+  { name: 'build:packages', needs: ['build'], low: true },
   { name: 'test:coverage', needs: ['build'] },
+  // Each package's tests are a vitest run of their own; one at a time beside test:coverage.
+  { name: 'test:mcp', needs: ['build'] },
+  { name: 'test:cli', needs: ['build'], after: ['test:mcp'] },
   { name: 'size', needs: ['build'] },
   { name: 'check:package', needs: ['build'], after: ['size'], low: true },
-  { name: 'test:runtimes', needs: ['build'], after: ['check:package'], low: true },
+  // publint and attw on the two packages, then the three installed from their tarballs.
+  {
+    name: 'check:packages',
+    needs: ['build', 'build:packages'],
+    after: ['check:package'],
+    low: true,
+  },
+  { name: 'test:runtimes', needs: ['build'], after: ['check:packages'], low: true },
   { name: 'test:durable', needs: ['build'], after: ['test:runtimes'] },
   // The soak's heap bound counts on the requests it gets through in 20 s: it runs last, alone.
   { name: 'test:soak', alone: true },

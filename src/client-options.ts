@@ -28,7 +28,10 @@ export interface ClientOptions {
    * @default process.env.MERCHANT_GATEWAY_LEGACY_API_KEY
    */
   legacyApiKey?: string | undefined;
-  /** Default `Merchant-Id` for payment calls that name no merchant. */
+  /**
+   * Default `Merchant-Id` for payment calls that name no merchant.
+   * @default process.env.MERCHANT_GATEWAY_MERCHANT_ID
+   */
   merchantId?: string | undefined;
   /** Contract version, sent as `WCP-Version` when set (e.g. `'2026-02-18'`). */
   apiVersion?: string | undefined;

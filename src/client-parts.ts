@@ -27,8 +27,13 @@ function source(given: string | undefined, resolved: string | undefined): Creden
 function env(name: string): string | undefined {
   const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
-  // Own variables only: an inherited `MERCHANT_GATEWAY_BASE_URL` would be a polluted prototype.
-  const value = vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined;
+  let value: string | undefined;
+  try {
+    // Own variables only: an inherited `MERCHANT_GATEWAY_BASE_URL` would be a polluted prototype.
+    value = vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined;
+  } catch {
+    return undefined; // Deno without --allow-env throws on reading: the variable reads as unset
+  }
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -157,7 +162,7 @@ function resolve(options: ClientOptions): Resolved {
     appId: options.appId,
     clientId: options.clientId,
     legacyApiKey: options.legacyApiKey ?? env('MERCHANT_GATEWAY_LEGACY_API_KEY'),
-    merchantId: options.merchantId,
+    merchantId: options.merchantId ?? env('MERCHANT_GATEWAY_MERCHANT_ID'),
     apiVersion: options.apiVersion,
     timeoutMs: number('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     maxRetries: number('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),

@@ -56,26 +56,60 @@ function base64Cores(bytes: Uint8Array): string[] {
   return forms;
 }
 
+/** A percent-encoded text with its hex digits in upper case (as sent) and in lower case. */
+function hexCases(encoded: string): string[] {
+  return [encoded, encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())];
+}
+
 /**
- * The forms a secret can take on its way back to us: as sent, percent-encoded (upper- and
- * lower-case hex, as a URL or form would carry it), and its UTF-8 bytes in base64 (padded,
- * unpadded, base64url) at any offset of a longer base64 run, as an Authorization header or a
- * token echoes it.
+ * Every form a secret can take on its way back to us, in one table: each encoding the SDK itself
+ * writes (a path segment, a query built by `URLSearchParams`, a JSON body) and each a service or
+ * proxy commonly echoes (a form body, an Authorization header's base64). The redactor scrubs all.
  */
+const ENCODINGS: readonly (readonly [name: string, forms: (secret: string) => string[]])[] = [
+  ['as sent', (secret) => [secret]],
+  // Path segments (the `path` tag) and most echoes: `~ ! ' ( )` stay, the space is %20.
+  ['encodeURIComponent', (secret) => hexCases(encodeURIComponent(secret))],
+  // Queries and form bodies: `~ ! ' ( )` are escaped and the space is `+`.
+  [
+    'URLSearchParams (form)',
+    (secret) => hexCases(new URLSearchParams([['', secret]]).toString().slice(1)),
+  ],
+  // A URL's own serialization (what `url.full` and a proxy's log print of a raw value).
+  [
+    'WHATWG URL',
+    (secret) => hexCases(new URL(`http://h/?${secret.replaceAll('#', '%23')}`).search.slice(1)),
+  ],
+  // A JSON string's content: `"`, `\` and control characters escaped; `/` too by some servers.
+  [
+    'JSON string',
+    (secret) => {
+      const json = JSON.stringify(secret).slice(1, -1);
+      return [json, json.replaceAll('/', '\\/')];
+    },
+  ],
+  // Its UTF-8 bytes in base64 (padded, unpadded, base64url) and inside a longer base64 run.
+  [
+    'base64',
+    (secret) => {
+      const bytes = new TextEncoder().encode(secret);
+      const [unpadded, url] = base64Pair(bytes);
+      const padded = unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=');
+      return [padded, unpadded, url, ...base64Cores(bytes)];
+    },
+  ],
+];
+
+/** Every distinct, non-empty form of `secret`, from the table above. */
 function encodings(secret: string): string[] {
-  const percent = encodeURIComponent(secret);
-  const bytes = new TextEncoder().encode(secret);
-  const [unpadded, url] = base64Pair(bytes);
-  const padded = unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=');
-  return [
-    secret,
-    percent,
-    percent.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    padded,
-    unpadded,
-    url,
-    ...base64Cores(bytes),
-  ];
+  const all = ENCODINGS.flatMap(([, forms]) => {
+    try {
+      return forms(secret);
+    } catch {
+      return []; // a lone surrogate has no percent-encoding: that form cannot be sent either
+    }
+  });
+  return [...new Set(all)].filter((form) => form !== '');
 }
 
 /**

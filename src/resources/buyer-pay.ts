@@ -2,9 +2,11 @@ import { RequestValidationError, type ValidationIssue } from '../core/errors';
 import { signalProblem } from '../core/options';
 import { own } from '../core/own';
 import { pathIdProblem } from '../core/path';
-import { PayError, type PayFailure } from '../core/pay-error';
+import { PayError, type PayErrorInit, type PayFailure } from '../core/pay-error';
 import { OPTION_ID_LENGTH, SIGN_TYPED_DATA_METHOD } from '../rules/buyer-inputs';
+import { FINAL_PAYMENT_STATUSES } from '../rules/payments';
 import { chainOf } from '../rules/settlements';
+import { MAX_PAY_ACTIONS, optionTerms, signingMismatch } from '../rules/signing';
 import { hasLengthWithin } from '../rules/text';
 import type {
   BuyerAction,
@@ -173,6 +175,11 @@ function check(paymentId: unknown, given: unknown): Checked {
   };
 }
 
+/** Whether a payment in `status` takes no more buyer's action: final, or confirmed already. */
+function isClosed(status: string): boolean {
+  return status === 'processing' || (FINAL_PAYMENT_STATUSES as readonly string[]).includes(status);
+}
+
 /** The address part of a CAIP-10 account, lower-cased for comparison (EVM addresses ignore case). */
 function addressOf(caip10: string): string {
   return caip10.slice(caip10.lastIndexOf(':') + 1).toLowerCase();
@@ -257,19 +264,56 @@ export async function payWithAccount(
   const address = account.address.toLowerCase();
   const call = { signal };
   let optionId: string | undefined;
-  const fail = (reason: PayFailure, message: string, method?: string) =>
+  const fail = (
+    reason: PayFailure,
+    message: string,
+    method?: string,
+    more: Omit<PayErrorInit, 'reason' | 'paymentId'> = {},
+  ) =>
     new PayError(message, {
       reason,
       paymentId,
       ...(optionId === undefined ? {} : { optionId }),
       ...(method === undefined ? {} : { method }),
+      ...more,
     });
 
   const chains = wanted.chain === undefined ? DEFAULT_PAY_CHAINS : [wanted.chain];
   const accounts = chains.map((chain) => `${chain}:${account.address}`);
-  const { options } = await buyer.options(paymentId, { accounts }, call);
+  // The payment's view comes with the options, so a payment that is no longer open says so.
+  const { options, info } = await buyer.options(
+    paymentId,
+    { accounts, includePaymentInfo: true },
+    call,
+  );
+  const status = info?.status;
+  if (status !== undefined && isClosed(status)) {
+    throw fail(
+      'payment_not_open',
+      status === 'processing'
+        ? `payment ${paymentId} is processing: a confirm was accepted already, so there is nothing left to sign`
+        : `payment ${paymentId} is already final (${status}): there is nothing left to pay`,
+      undefined,
+      { status },
+    );
+  }
   const option = choose(options, address, wanted, (reason, message) => fail(reason, message));
   optionId = option.id;
+  const terms = optionTerms(option);
+  if ('field' in terms) {
+    throw fail(
+      'action_mismatch',
+      `the option's ${terms.field} is ${terms.actual}, not ${terms.expected}: pay signs ERC-20 authorizations only`,
+      undefined,
+      terms,
+    );
+  }
+  const tooMany = (count: number, what: string) =>
+    fail(
+      'too_many_actions',
+      `the option has ${count} ${what}, more than the ${MAX_PAY_ACTIONS} pay performs: run this payment step by step with buyer.options, buyer.fetchActions and buyer.confirm`,
+    );
+  if (option.actions.length > MAX_PAY_ACTIONS) throw tooMany(option.actions.length, 'actions');
 
   // Every build resolved and every method checked before anything is signed.
   const calls: WalletRpcAction[] = [];
@@ -291,6 +335,7 @@ export async function payWithAccount(
     const data = (action.data as { data: string }).data;
     for (const built of await buyer.fetchActions(paymentId, { optionId: option.id, data }, call)) {
       take(built, true);
+      if (calls.length > MAX_PAY_ACTIONS) throw tooMany(calls.length, 'wallet RPC actions or more');
     }
   }
   for (const { data } of calls) {
@@ -319,13 +364,37 @@ export async function payWithAccount(
         data.method,
       );
     }
+    const mismatch = signingMismatch(terms, account.address, {
+      chainId: data.chain_id,
+      domain: typedData.domain,
+      message: typedData.message,
+    });
+    if (mismatch !== undefined) {
+      throw fail(
+        'action_mismatch',
+        `an ${SIGN_TYPED_DATA_METHOD} action's ${mismatch.field} is ${mismatch.actual}, not the option's ${mismatch.expected}`,
+        data.method,
+        mismatch,
+      );
+    }
     return typedData;
   });
 
   const results: { type: 'walletRpc'; data: unknown[] }[] = [];
   for (const typedData of requests) {
     signal?.throwIfAborted();
-    const signature: unknown = await account.signTypedData(typedData);
+    let signature: unknown;
+    try {
+      signature = await account.signTypedData(typedData);
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw fail(
+        'signing_failed',
+        `the account could not sign the ${typedData.primaryType} typed data: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        SIGN_TYPED_DATA_METHOD,
+        { cause: error },
+      );
+    }
     if (typeof signature !== 'string' || !HEX.test(signature)) {
       throw fail(
         'invalid_action',

@@ -1,7 +1,11 @@
 // The buyer-facing view of a payment, apart from the partner's create schemas in payments.ts (which
 // re-exports all of this): what the buyer entry imports, without the partner's side.
 import * as z from 'zod/mini';
-import { FINAL_PAYMENT_STATUSES as FINAL, type KnownPaymentStatus } from '../rules/payments';
+import {
+  FINAL_PAYMENT_STATUSES as FINAL,
+  type KnownPaymentStatus,
+  OPEN_PAYMENT_STATUSES as OPEN,
+} from '../rules/payments';
 import { maybe, openEnum, responseObject } from './common';
 
 /** Payment statuses the service documents; others may come (and are not final). */
@@ -10,6 +14,21 @@ export type { KnownPaymentStatus };
 
 /** Statuses after which a payment no longer changes. */
 export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = FINAL;
+
+/** The documented statuses a payment can still leave. */
+export type OpenPaymentStatus = (typeof OPEN)[number];
+
+/**
+ * The documented statuses a payment can still leave, typed to fit the lists' `status` filter
+ * (`partnerPayments.list({ status: [...OPEN_PAYMENT_STATUSES] })`). To test a payment's status,
+ * `isOpenPaymentStatus` takes any string; an undocumented status is neither open nor final.
+ */
+export const OPEN_PAYMENT_STATUSES: readonly OpenPaymentStatus[] = OPEN;
+
+/** True for the documented statuses a payment can still leave (`requires_action`, `processing`). */
+export function isOpenPaymentStatus(status: string): status is OpenPaymentStatus {
+  return (OPEN as readonly string[]).includes(status);
+}
 
 const amountDisplay = responseObject({
   assetName: z.string(),

@@ -12,6 +12,7 @@ export type {
   LegacyListPaymentStatus,
   ListenOptions,
   ListStatus,
+  MockAdvanceOptions,
   MockBuyerAccount,
   MockCredentials,
   MockGateway,

@@ -22,6 +22,7 @@ import {
 } from './state/records';
 import { Store } from './state/store';
 import type {
+  MockAdvanceOptions,
   MockCredentials,
   MockGateway,
   MockGatewayOptions,
@@ -187,13 +188,25 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       moveTo(findPayment(paymentId), status, Date.now(), store.rng);
       notifyStatusChange(store, paymentId);
     },
-    advancePayments(path = DEFAULT_PATH) {
+    advancePayments(pathOrOptions = {}) {
+      const options = Array.isArray(pathOrOptions)
+        ? { path: pathOrOptions as readonly KnownPaymentStatus[] }
+        : (pathOrOptions as MockAdvanceOptions);
+      const { path = DEFAULT_PATH, merchantId, paymentIds } = options;
       if (path.length < 2 || path.some((s) => !PAYMENT_STATUSES.includes(s))) {
         throw new TypeError('advancePayments: path needs two or more known statuses');
       }
+      if (merchantId !== undefined && !store.merchants.has(merchantId)) {
+        throw new TypeError(`advancePayments: no merchant ${merchantId}`);
+      }
+      const unknown = paymentIds?.find((id) => !store.payments.has(id));
+      if (unknown !== undefined) throw new TypeError(`advancePayments: no payment ${unknown}`);
+      const chosen = paymentIds === undefined ? undefined : new Set(paymentIds);
       const now = Date.now();
       let moved = 0;
       for (const payment of store.payments.values()) {
+        if (merchantId !== undefined && payment.merchantId !== merchantId) continue;
+        if (chosen !== undefined && !chosen.has(payment.id)) continue;
         const status = statusAt(payment, now);
         const step = path.indexOf(status);
         const next = path[step + 1];

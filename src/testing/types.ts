@@ -228,6 +228,16 @@ export interface MockPayment {
   checkout: { successUrl: string; errorUrl: string } | null;
 }
 
+/** What `mock.advancePayments` (and `POST /__mock/payments/advance`) moves, and along what. */
+export interface MockAdvanceOptions {
+  /** The statuses to step along. @default ['requires_action', 'processing', 'succeeded'] */
+  path?: readonly KnownPaymentStatus[] | undefined;
+  /** Only this merchant's payments. */
+  merchantId?: string | undefined;
+  /** Only these payments. */
+  paymentIds?: readonly string[] | undefined;
+}
+
 /** The seeded sample data. */
 export interface MockSample {
   seed: number;
@@ -319,11 +329,17 @@ export interface MockGateway {
    */
   setPaymentStatus(paymentId: string, status: KnownPaymentStatus): void;
   /**
-   * Moves every open payment one step along `path` (a payment whose status is not on it stays).
-   * Returns how many moved.
+   * Moves every open payment one step along `path` (a payment whose status is not on it stays),
+   * or only those of `merchantId` and/or `paymentIds`. Takes the path alone, or the options
+   * (what `POST /__mock/payments/advance` takes). Returns how many moved. Throws for a merchant
+   * or a payment id the mock does not know.
    * @default path ['requires_action', 'processing', 'succeeded']
+   * @example
+   * ```ts
+   * mock.advancePayments({ merchantId }); // this merchant's open payments, one step each
+   * ```
    */
-  advancePayments(path?: readonly KnownPaymentStatus[]): number;
+  advancePayments(pathOrOptions?: readonly KnownPaymentStatus[] | MockAdvanceOptions): number;
   /** Queues a fault for the next matching request(s); faults are consumed first in, first out. */
   failNext(options: FailNextOptions): void;
   /**

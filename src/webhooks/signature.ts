@@ -5,6 +5,13 @@
  * signer for the mock and the relay, so what they send is what the verifier accepts.
  */
 
+// The Web Crypto types by what the global `crypto` gives: the project's lib is ES2022 without
+// the DOM, so the DOM names `CryptoKey` and `BufferSource` are not in scope.
+type Subtle = typeof crypto.subtle;
+/** A Web Crypto key (the DOM's `CryptoKey`). */
+export type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
+type Bytes = Parameters<Subtle['sign']>[2];
+
 const PREFIX = 'whsec_';
 const encoder = new TextEncoder();
 
@@ -25,10 +32,10 @@ export function secretKeyBytes(secret: string): Uint8Array | undefined {
 }
 
 /** A Web Crypto HMAC-SHA256 key for signing and verifying. */
-export function importSigningKey(keyBytes: Uint8Array): Promise<CryptoKey> {
+export function importSigningKey(keyBytes: Uint8Array): Promise<HmacKey> {
   return crypto.subtle.importKey(
     'raw',
-    keyBytes as BufferSource,
+    keyBytes as Bytes,
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['sign', 'verify'],
@@ -76,7 +83,7 @@ export async function signWebhook(input: SignInput): Promise<Record<string, stri
   const mac = await crypto.subtle.sign(
     'HMAC',
     key,
-    signedContent(input.id, timestamp, input.body) as BufferSource,
+    signedContent(input.id, timestamp, input.body) as Bytes,
   );
   return {
     'webhook-id': input.id,

@@ -73,7 +73,7 @@ describe(`${DOC}: ${HEADING}`, () => {
       expect(stderr).toBe('');
       expect(stdout).toMatch(/"status":"succeeded"/);
       expect(stdout).toMatch(
-        /\{"status":"succeeded","isFinal":true,"pollInMs":null,"info":\{"txId":"0x/,
+        /\{"status":"succeeded","isFinal":true,"pollInMs":null,"info":\{"txId":"test:pay_/,
       );
     }
   }, 60_000);

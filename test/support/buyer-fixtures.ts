@@ -5,6 +5,8 @@ export const PAYMENT_ID = 'pay_buyer1';
 export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const MERCHANT_DESTINATION = '0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 
+export const USDC_CONTRACT = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
 export const tokenAmount = {
   unit: `caip19/${USDC_BASE}`,
   value: '1250000',
@@ -18,9 +20,20 @@ export const tokenAmount = {
   },
 };
 
+/** The option's amount in the fixture's token on `chain` (the same contract address on each). */
+export const tokenAmountOn = (chain: string) => ({
+  ...tokenAmount,
+  unit: `caip19/${chain}/erc20:${USDC_CONTRACT}`,
+});
+
 /** The JSON the service puts in an `eth_signTypedData_v4` action: EIP-3009 for USDC on Base. */
 export function receiveWithAuthorization(from: string, chainIdHex = '0x2105'): string {
-  return JSON.stringify({
+  return JSON.stringify(receiveWithAuthorizationData(from, chainIdHex));
+}
+
+/** The typed data of `receiveWithAuthorization`, as an object to alter. */
+export function receiveWithAuthorizationData(from: string, chainIdHex = '0x2105') {
+  return {
     domain: {
       name: 'USD Coin',
       version: '2',
@@ -52,18 +65,27 @@ export function receiveWithAuthorization(from: string, chainIdHex = '0x2105'): s
       validBefore: '0x77359400',
       nonce: `0x${'ab'.repeat(32)}`,
     },
-  });
+  };
 }
 
-/** A wallet RPC action asking `address` to sign `typed` (by default, a USDC authorization). */
+/**
+ * A wallet RPC action asking `address` to sign `typed` on `chain` (by default, a USDC
+ * authorization on that chain).
+ */
 export function signAction(
   address: string,
   method = 'eth_signTypedData_v4',
-  typed: unknown = receiveWithAuthorization(address),
+  chain = 'eip155:8453',
+  typed?: unknown,
 ) {
+  const chainIdHex = `0x${BigInt(chain.split(':')[1] ?? '0').toString(16)}`;
   return {
     type: 'walletRpc',
-    data: { chain_id: 'eip155:8453', method, params: [address, typed] },
+    data: {
+      chain_id: chain,
+      method,
+      params: [address, typed ?? receiveWithAuthorization(address, chainIdHex)],
+    },
   };
 }
 
@@ -72,13 +94,13 @@ export function option(
   {
     id = 'opt_usdc_base',
     chain = 'eip155:8453',
-    actions = [signAction(address)] as unknown[],
+    actions = [signAction(address, undefined, chain)] as unknown[],
   }: { id?: string; chain?: string; actions?: unknown[] } = {},
 ) {
   return {
     id,
     account: `${chain}:${address}`,
-    amount: tokenAmount,
+    amount: tokenAmountOn(chain),
     etaS: 5,
     expiresAt: 1_900_000_300,
     collectData: null,

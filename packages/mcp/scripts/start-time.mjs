@@ -11,6 +11,8 @@ const [command, ...args] =
     : [
         process.execPath,
         `${root}node_modules/tsx/dist/cli.mjs`,
+        '--tsconfig',
+        `${root}packages/mcp/tsconfig.json`,
         `${root}packages/mcp/src/cli.ts`,
         '--mock',
       ];

@@ -15,8 +15,15 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-/** The server as a command: tsx resolves `merchant-gateway` to src/ through the root tsconfig paths. */
-export const serverCommand = { command: process.execPath, args: [tsx, cli] };
+const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+/**
+ * The server as a command, its source through tsx with the package's own tsconfig (no path alias):
+ * `merchant-gateway` is the installed SDK, the workspace link to the root's built dist/.
+ */
+export const serverCommand = {
+  command: process.execPath,
+  args: [tsx, '--tsconfig', tsconfig, cli],
+};
 
 /** The environment without the SDK's variables: a developer's own key never reaches a test server. */
 export function cleanEnv(): Record<string, string> {

@@ -30,7 +30,10 @@ export interface Quote {
   value: bigint;
   /** Epoch milliseconds after which a confirm is `quote_expired`. */
   expiresAtMs: number;
-  /** EIP-3009's bytes32 nonce (unused by a permit). */
+  /**
+   * 32 random bytes, this quote's alone: EIP-3009's bytes32 nonce, and the permit's uint256 nonce,
+   * so no two quotes share typed data (and no signature pays two payments).
+   */
   nonce: `0x${string}`;
   /** The opaque `data` of its `build` action, for tokens signed through `fetch`. */
   build?: string;
@@ -157,7 +160,7 @@ export function typedDataOf(quote: Quote): TypedDataJson {
         owner: quote.address,
         spender: quote.destination,
         value: hex(quote.value),
-        nonce: '0x0',
+        nonce: hex(BigInt(quote.nonce)),
         deadline,
       },
     };
@@ -213,6 +216,39 @@ export function optionJson(quote: Quote, pollInMs: number) {
         ? [signAction(quote)]
         : [{ type: 'build', data: { data: quote.build } }],
   };
+}
+
+/**
+ * The authorizations a confirm has spent, per store and generation (a `reset()` starts afresh):
+ * token, owner and nonce, as a token contract keeps `authorizationState` (EIP-3009) or bumps
+ * `nonces(owner)` (EIP-2612), so one signed authorization never pays twice.
+ */
+const spent = new WeakMap<Store, { generation: number; keys: Set<string> }>();
+
+function spentKeys(store: Store): Set<string> {
+  let entry = spent.get(store);
+  if (entry?.generation !== store.generation) {
+    entry = { generation: store.generation, keys: new Set() };
+    spent.set(store, entry);
+  }
+  return entry.keys;
+}
+
+/** The token, owner and nonce the quote's typed data authorizes, read from what is signed. */
+function authorizationKey(quote: Quote): string {
+  const { message } = typedDataOf(quote);
+  const owner = String(message.owner ?? message.from).toLowerCase();
+  return `${quote.token.asset}|${owner}|${BigInt(String(message.nonce))}`;
+}
+
+/** Whether a confirm already spent the quote's (token, owner, nonce). */
+export function isSpent(store: Store, quote: Quote): boolean {
+  return spentKeys(store).has(authorizationKey(quote));
+}
+
+/** Marks the quote's (token, owner, nonce) spent: no later confirm may use it. */
+export function spend(store: Store, quote: Quote): void {
+  spentKeys(store).add(authorizationKey(quote));
 }
 
 /** Forgets a payment's quotes (once it is no longer open, none can be confirmed). */

@@ -4,7 +4,12 @@
  * are not service traffic: they are not recorded in `mock.requests` and queued faults skip them.
  */
 import { PAYMENT_STATUSES } from '../../rules/payments';
-import type { FailNextOptions, KnownPaymentStatus, MockGateway } from '../types';
+import type {
+  FailNextOptions,
+  KnownPaymentStatus,
+  MockAdvanceOptions,
+  MockGateway,
+} from '../types';
 import { checkFault } from './fault-responses';
 import { paymentNotFound } from './payments';
 import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from './request-body';
@@ -43,14 +48,19 @@ const ROUTES: readonly ControlRoute[] = [
     return new Response(null, { status: 204 });
   }),
   control('POST', 'payments/advance', (mock, { body }) => {
-    const path = advancePath(objectBody(body));
-    const before = new Map(mock.payments().map((p) => [p.id, p.status]));
-    const moved = mock.advancePayments(path);
-    const payments = mock
-      .payments()
+    const options = advanceOptions(mock, objectBody(body));
+    const inScope = () =>
+      mock
+        .payments(options.merchantId)
+        .filter((p) => options.paymentIds === undefined || options.paymentIds.includes(p.id));
+    const before = new Map(inScope().map((p) => [p.id, p.status]));
+    const moved = mock.advancePayments(options);
+    // Ids only: the payments themselves (GET /__mock/payments/{id}) would be ~600 bytes each.
+    const paymentIds = inScope()
       .filter((p) => before.get(p.id) !== p.status)
-      .map(paymentAnswer);
-    return json(200, { moved, payments });
+      .map((p) => p.id)
+      .sort();
+    return json(200, { moved, paymentIds });
   }),
   control('POST', 'payments/:id/status', (mock, { params: [id = ''], body }) => {
     const { status } = objectBody(body);
@@ -166,6 +176,36 @@ function objectBody(body: unknown): Record<string, unknown> {
     throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
   }
   return body as Record<string, unknown>;
+}
+
+/** `{ path?, merchantId?, paymentIds? }`: 400 naming a bad field, 404 for an unknown id. */
+function advanceOptions(mock: MockGateway, body: Record<string, unknown>): MockAdvanceOptions {
+  const { merchantId, paymentIds } = body;
+  const issues: Issue[] = [];
+  if (merchantId !== undefined && (typeof merchantId !== 'string' || merchantId === '')) {
+    issues.push({ field: 'merchantId', message: 'must be a merchant id' });
+  }
+  if (
+    paymentIds !== undefined &&
+    !(Array.isArray(paymentIds) && paymentIds.every((id) => typeof id === 'string' && id !== ''))
+  ) {
+    issues.push({ field: 'paymentIds', message: 'must be an array of payment ids' });
+  }
+  if (issues.length > 0) throw validationError(issues);
+  const path = advancePath(body);
+  if (typeof merchantId === 'string' && !mock.getMerchant(merchantId)) {
+    throw new ServiceError(404, 'merchant_not_found', `Merchant ${merchantId} not found`, {
+      details: { merchantId },
+    });
+  }
+  const ids = paymentIds as string[] | undefined;
+  const unknown = ids?.find((id) => !mock.getPayment(id));
+  if (unknown !== undefined) throw paymentNotFound(unknown);
+  return {
+    ...(path === undefined ? {} : { path }),
+    ...(typeof merchantId === 'string' ? { merchantId } : {}),
+    ...(ids === undefined ? {} : { paymentIds: ids }),
+  };
 }
 
 function advancePath(body: Record<string, unknown>): KnownPaymentStatus[] | undefined {

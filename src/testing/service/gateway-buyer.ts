@@ -13,10 +13,12 @@ import { signedBy, txHashOf } from './buyer-crypto';
 import {
   dropQuotes,
   findQuote,
+  isSpent,
   optionJson,
   type Quote,
   quoteOptions,
   signAction,
+  spend,
   typedDataOf,
 } from './buyer-quotes';
 import { findPayment, paymentViewJson, tokenAmountJson } from './payments';
@@ -152,6 +154,7 @@ export async function confirmQuote(
   checkOpen(payment, Date.now());
   const quote = liveQuote(payment, optionId, Date.now());
   const signature = signatureOf(results);
+  checkUnspent(store, quote);
   if (!(await signedBy(typedDataOf(quote), signature, quote.address))) {
     throw new ServiceError(
       400,
@@ -164,6 +167,8 @@ export async function confirmQuote(
   const now = Date.now();
   checkOpen(payment, now);
   if (store.payments.get(payment.id) !== payment) throw paymentGone(payment.id);
+  checkUnspent(store, quote);
+  spend(store, quote);
   payment.token = quote.token;
   payment.tokenValue = quote.value;
   payment.buyer = { address: quote.address, wallet };
@@ -246,6 +251,16 @@ function signatureOf(results: readonly unknown[]): `0x${string}` {
     );
   }
   return signature as `0x${string}`;
+}
+
+/** 400 when a confirm already spent the quote's authorization (its owner and nonce). */
+function checkUnspent(store: Store, quote: Quote): void {
+  if (!isSpent(store, quote)) return;
+  throw new ServiceError(
+    400,
+    'invalid_params',
+    `Option ${quote.id}'s authorization (owner ${quote.address}, its nonce) was used already: ask for options again`,
+  );
 }
 
 function paymentGone(id: string): ServiceError {

@@ -188,11 +188,9 @@ describe('buyer.pay with a viem account', () => {
         return `0x${'11'.repeat(65)}`;
       },
     };
-    const typed = JSON.parse(receiveWithAuthorization(inner.address));
-    typed.domain.chainId = '18446744073709551616';
-    const action = signAction(inner.address, 'eth_signTypedData_v4', typed);
-    service({ options: () => [option(inner.address, { actions: [action] })] });
-    await gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 });
+    const chain = 'eip155:18446744073709551616';
+    service({ options: () => [option(inner.address, { chain })] });
+    await gateway().buyer.pay(PAYMENT_ID, { account, chainId: chain });
     expect(seenTypedData[0]?.domain.chainId).toBe(18_446_744_073_709_551_616n);
   });
 });
@@ -292,10 +290,62 @@ describe('buyer.pay stops before confirming', () => {
     ['JSON without a domain', JSON.stringify({ types: {}, primaryType: 'X', message: {} })],
   ])('when the typed data is %s', async (_, raw) => {
     const account = newAccount();
-    const action = signAction(account.address, 'eth_signTypedData_v4', raw);
+    const action = signAction(account.address, 'eth_signTypedData_v4', 'eip155:8453', raw);
     service({ options: () => [option(account.address, { actions: [action] })] });
     const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
     expect(error.reason).toBe('invalid_action');
+  });
+
+  it('when a build resolves to more wallet RPC actions than pay performs, signing none', async () => {
+    const inner = newAccount();
+    let signed = 0;
+    const account: BuyerAccount = {
+      address: inner.address,
+      signTypedData: (typedData) => {
+        signed++;
+        return inner.signTypedData(typedData as Parameters<typeof inner.signTypedData>[0]);
+      },
+    };
+    const seen = service({
+      options: () => [
+        option(inner.address, { actions: [{ type: 'build', data: { data: 'many' } }] }),
+      ],
+      fetched: Array.from({ length: 9 }, () => signAction(inner.address)),
+    });
+    const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
+    expect(error.reason).toBe('too_many_actions');
+    expect(signed).toBe(0);
+    expect(seen.map((s) => s.path)).toStrictEqual(['options', 'fetch']);
+  });
+
+  it('when the option is not in an ERC-20 on its own chain, naming the unit', async () => {
+    const account = newAccount();
+    const native = {
+      ...option(account.address),
+      amount: { ...option(account.address).amount, unit: 'caip19/eip155:8453/slip44:60' },
+    };
+    const seen = service({ options: () => [native] });
+    const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
+    expect(error.reason).toBe('action_mismatch');
+    expect(error.field).toBe('amount.unit');
+    expect(error.message).toContain('slip44:60');
+    expect(seen.map((s) => s.path)).toStrictEqual(['options']);
+  });
+
+  it('when the account throws while signing, with its error as the cause', async () => {
+    const declined = new Error('User rejected the request.');
+    const account: BuyerAccount = {
+      address: newAccount().address,
+      signTypedData: async () => {
+        throw declined;
+      },
+    };
+    const seen = service({ options: () => [option(account.address)] });
+    const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
+    expect(error.reason).toBe('signing_failed');
+    expect(error.cause).toBe(declined);
+    expect(error.message).toContain('User rejected the request.');
+    expect(seen.map((s) => s.path)).toStrictEqual(['options']);
   });
 
   it('when the account returns something other than a hex signature', async () => {

@@ -4,7 +4,7 @@
  * state or the new one, never half of one.
  */
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import type { PaymentFollowerCheckpoint } from '../../index';
+import type { PaymentFollowerCheckpoint } from 'merchant-gateway';
 import type { RelayEvent } from './webhook';
 
 export interface RelayState {

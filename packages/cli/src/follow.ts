@@ -4,7 +4,7 @@
  * With IDs it ends once each is final; with `--all` it follows every open payment of the partner,
  * and those created while it runs, until stopped.
  */
-import type { PaymentStatusChange } from '../index';
+import type { PaymentStatusChange } from 'merchant-gateway';
 import {
   CLIENT_HELP,
   CLIENT_OPTIONS,

@@ -9,13 +9,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MerchantGateway } from 'merchant-gateway';
+import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
 import { Webhook } from 'standardwebhooks';
-import type { CliIo } from '../../../src/cli/io';
-import { runCli } from '../../../src/cli/main';
-import { MerchantGateway } from '../../../src/index';
-import { createMockGateway, type MockGateway } from '../../../src/testing/index';
+import type { CliIo } from '../src/io';
+import { runCli } from '../src/main';
 
-export const BIN = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
+/** The package's bin, as `npx merchant-gateway` starts it (in a clone: the source through tsx). */
+export const BIN = fileURLToPath(new URL('../bin/merchant-gateway.js', import.meta.url));
 
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -229,13 +230,13 @@ export interface ChildRun {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** The command as a real process (source through tsx, as `npx merchant-gateway` runs it in the repo). */
+/** The command as a real process: the package's bin, as `npx merchant-gateway` runs it in the repo. */
 export function spawnCli(
   argv: string[],
   env: Record<string, string>,
   nodeFlags: string[] = [],
 ): ChildRun {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', BIN, ...argv], {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...argv], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

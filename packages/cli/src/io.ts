@@ -6,8 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { MAX_TIMER_MS } from '../core/timers';
-import { ApiError, ConfigurationError, MerchantGateway, RequestValidationError } from '../index';
+import {
+  ApiError,
+  ConfigurationError,
+  MerchantGateway,
+  RequestValidationError,
+} from 'merchant-gateway';
+
+/** The longest delay a Node.js timer keeps (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface CliIo {
   stdout(text: string): void;

@@ -1,9 +1,10 @@
 /** The `merchant-gateway` command: dispatch, help, and exit codes (0 ok, 1 API error, 2 usage). */
-import { VERSION } from '../index';
+
 import { runFollow } from './follow';
 import { CLIENT_HELP, type CliIo, EXIT, reportError, UsageError } from './io';
 import { runRelay } from './relay/command';
 import { isResourceCommand, resourceHelp, runResource } from './resources';
+import { VERSION } from './version';
 
 export const USAGE = `Usage: merchant-gateway <command> [flags]
 

@@ -27,8 +27,8 @@ per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-
   --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
                         loses nothing; past 1,000 undelivered events the next ones spill to
                         FILE.spill-*.jsonl (without --state, to a temporary directory)
-  --database-url URL    keep them in PostgreSQL (pg-boss, installed beside merchant-gateway): several
-                        relays share the work, each change delivered once between them
+  --database-url URL    keep them in PostgreSQL (pg-boss): several relays share the work, each
+                        change delivered once between them
   --sweep-interval MS   how often the partner's list is read for new payments (default 5000)
 
 A delivery not answered 2xx within 10 s is retried with the same webhook-id after 5, 10, 20, 40 and

@@ -3,7 +3,7 @@
  * each one SDK call with the SDK's own checks, printed as a table or, with `--json`, as the call's
  * result. `payments cancel` and `refunds create` ask first on a terminal and need `--yes` elsewhere.
  */
-import type { MerchantGateway } from '../index';
+import type { MerchantGateway } from 'merchant-gateway';
 import {
   CLIENT_HELP,
   CLIENT_OPTIONS,

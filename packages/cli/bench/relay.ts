@@ -1,7 +1,8 @@
 // The relay's figures on this machine (issue 30): deliveries per second, and the time from a status
 // change at the service to its delivery (p50, p99), the relay running as its own process against
-// the mock over HTTP and a receiver that verifies every delivery. `npx tsx bench/relay.ts`
-// (`--drain`: deliveries alone from a state file; `--spill`: the same past the memory bound).
+// the mock over HTTP and a receiver that verifies every delivery.
+// `npx tsx --tsconfig packages/cli/tsconfig.json packages/cli/bench/relay.ts` (`--drain`:
+// deliveries alone from a state file; `--spill`: the same past the memory bound).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +16,13 @@ import {
   startMockService,
   startReceiver,
   until,
-} from '../test/behaviour/cli/helpers';
-import { percentile } from './common';
+} from '../test/helpers';
+
+/** The p-th percentile (nearest rank) of some durations. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
 
 async function run(open: number, changes: number, sweepMs: number): Promise<void> {
   const service = await startMockService();

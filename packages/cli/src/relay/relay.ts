@@ -10,13 +10,13 @@
  */
 import {
   type MerchantGateway,
+  OPEN_PAYMENT_STATUSES,
   type PaymentFollower,
   type PaymentFollowerCheckpoint,
   type PaymentFollowerCheckpointEntry,
   type PaymentStatusChange,
   PollTimeoutError,
-} from '../../index';
-import { OPEN_PAYMENT_STATUSES } from '../../rules/payments';
+} from 'merchant-gateway';
 import type { RelayState, StateStore } from './state';
 import { eventOf, type RelayEvent } from './webhook';
 

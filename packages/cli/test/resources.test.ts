@@ -1,10 +1,10 @@
 // The operators' commands against the mock over HTTP, as a script runs them (`--json`) and as a
 // person does (tables, confirmations), with the exit codes and the key handling of the contract.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toMinorUnits } from '../../../src/cli/money';
+import { toMinorUnits } from '../src/money';
 import { cli, type MockService, startMockService } from './helpers';
 
 let service: MockService;
@@ -231,6 +231,10 @@ describe('merchant-gateway resource commands', () => {
       expect({ argv, code: run.code }).toEqual({ argv, code: 0 });
       expect(run.stdout).toMatch(/Usage/);
     }
-    expect((await cli(['--version'], {})).stdout).toMatch(/^\d+\.\d+\.\d+/);
+    // This package's version, not the SDK's: the one npm installed as merchant-gateway-cli.
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    );
+    expect((await cli(['--version'], {})).stdout).toBe(`${version}\n`);
   });
 });

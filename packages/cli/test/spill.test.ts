@@ -4,8 +4,8 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Spill } from '../../../src/cli/relay/spill';
-import { eventOf, type RelayEvent } from '../../../src/cli/relay/webhook';
+import { Spill } from '../src/relay/spill';
+import { eventOf, type RelayEvent } from '../src/relay/webhook';
 
 const event = (n: number): RelayEvent =>
   eventOf({

@@ -4,8 +4,8 @@
  * whose id is derived from the event's `webhook-id`: the second relay to see a change inserts
  * nothing, so each change is delivered once between them (at least once: a relay killed during a
  * POST has its job retried by another after the heartbeat). The queue's `key_strict_fifo` policy,
- * keyed by payment, keeps one payment's events in order across relays. pg-boss (and its `pg`) are
- * loaded only here: install them beside merchant-gateway to use it.
+ * keyed by payment, keeps one payment's events in order across relays. pg-boss and pg, dependencies
+ * of this package, are loaded only here: the other commands start without them.
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../io';
@@ -45,7 +45,9 @@ export async function connectPg(options: PgOptions): Promise<{
     ({ PgBoss } = await import('pg-boss'));
     pg = (await import('pg')).default;
   } catch {
-    throw new UsageError('--database-url needs pg-boss: npm install pg-boss');
+    throw new UsageError(
+      '--database-url needs pg-boss and pg (dependencies of merchant-gateway-cli): reinstall it',
+    );
   }
   const { url, warn } = options;
   // One queue and one state per receiver: relays forwarding elsewhere share the database, not the work.

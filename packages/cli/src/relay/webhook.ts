@@ -3,7 +3,7 @@
  * body, its stable id, the `v1` HMAC-SHA256 signature and one POST with a 10 s limit.
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { PaymentStatusChange } from '../../index';
+import type { PaymentStatusChange } from 'merchant-gateway';
 
 /** How long a receiver has to answer one delivery before it counts as failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventId } from '../../../src/cli/relay/webhook';
+import { eventId } from '../src/relay/webhook';
 import {
   type ChildRun,
   type Delivery,
