@@ -33,7 +33,7 @@ export default defineConfig({
       '**/node_modules/**',
       'test/.readme/**',
       'test/durable/**',
-      'test/behaviour/hostile/soak.test.ts',
+      'test/behaviour/testing/soak.test.ts',
     ],
     environment: 'node',
     // Worker threads start faster than child processes: 115 s instead of 131 s for the whole

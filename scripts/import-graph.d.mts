@@ -1,4 +1,4 @@
-/** Types of scripts/import-graph.mjs, for test/unit/architecture. */
+/** Types of scripts/import-graph.mjs, for test/unit/import-graph.test.ts. */
 export interface ImportCycle {
   /** Every file of the strongly connected group, relative to src/. */
   files: string[];

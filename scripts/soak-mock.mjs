@@ -6,7 +6,7 @@
 //
 //   npm run soak -- --requests 300000 --concurrency 16 --max-seconds 300 --near-limit 1000
 //
-// The suite runs a short one (test/behaviour/hostile/soak.test.ts); this prints the figures of a
+// The suite runs a short one (test/behaviour/testing/soak.test.ts); this prints the figures of a
 // long one and exits 1 when a request went unanswered or the mock's heap grew.
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';

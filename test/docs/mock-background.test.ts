@@ -1,4 +1,4 @@
-// The background recipe for the mock command in README.md and docs/testing.md, run as written
+// The background recipe for the mock command in docs/testing.md, run as written
 // with sh and the real curl: the mock starts, answers, and `kill $MOCK_PID` stops it, so nothing
 // serves after (issue 37.9: `npx merchant-gateway-mock &` then `kill $!` left the mock running).
 // The tests run from source, so the package's dist/testing/cli.js is, in a scratch project, a
@@ -47,41 +47,42 @@ const isRunning = (pid: number) => {
   }
 };
 
-describe.each([
-  ['README.md', 'In a script, run'],
-  ['docs/testing.md', '### In the background (a script, CI)'],
-])('%s: %s', (file, heading) => {
-  test('starts the mock, reaches it, and stops it for good', { timeout: 30_000 }, async () => {
-    const script = recipe(file, heading);
-    expect(script).toContain('kill "$MOCK_PID"');
-    const port = await freePort();
-    const { code, stdout, stderr } = await new Promise<{
-      code: number | null;
-      stdout: string;
-      stderr: string;
-    }>((resolve) => {
-      const child = execFile(
-        'sh',
-        ['-c', `${script}echo "pid=$MOCK_PID"\n`],
-        {
-          cwd: project,
-          timeout: 25_000,
-          env: {
-            ...process.env,
-            MOCK_PORT: String(port),
-            NODE_OPTIONS: `--import=${pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href}`,
+// The README points to docs/testing.md for it (its Testing section stays short).
+describe.each([['docs/testing.md', '### In the background (a script, CI)']])(
+  '%s: %s',
+  (file, heading) => {
+    test('starts the mock, reaches it, and stops it for good', { timeout: 30_000 }, async () => {
+      const script = recipe(file, heading);
+      expect(script).toContain('kill "$MOCK_PID"');
+      const port = await freePort();
+      const { code, stdout, stderr } = await new Promise<{
+        code: number | null;
+        stdout: string;
+        stderr: string;
+      }>((resolve) => {
+        const child = execFile(
+          'sh',
+          ['-c', `${script}echo "pid=$MOCK_PID"\n`],
+          {
+            cwd: project,
+            timeout: 25_000,
+            env: {
+              ...process.env,
+              MOCK_PORT: String(port),
+              NODE_OPTIONS: `--import=${pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href}`,
+            },
           },
-        },
-        (_, out, err) => resolve({ code: child.exitCode, stdout: out, stderr: err }),
-      );
+          (_, out, err) => resolve({ code: child.exitCode, stdout: out, stderr: err }),
+        );
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain(`listening on http://127.0.0.1:${port}`);
+      if (script.includes('limit=1')) expect(stdout).toContain('"merchants":['); // its own call
+      expect(stdout).toContain('mock stopped (SIGTERM)');
+      const pid = Number(/pid=(\d+)/.exec(stdout)?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      expect(isRunning(pid)).toBe(false);
+      await expect(fetch(`http://127.0.0.1:${port}/v1/merchants`)).rejects.toThrow();
     });
-    expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`listening on http://127.0.0.1:${port}`);
-    if (script.includes('limit=1')) expect(stdout).toContain('"merchants":['); // its own call
-    expect(stdout).toContain('mock stopped (SIGTERM)');
-    const pid = Number(/pid=(\d+)/.exec(stdout)?.[1]);
-    expect(pid).toBeGreaterThan(0);
-    expect(isRunning(pid)).toBe(false);
-    await expect(fetch(`http://127.0.0.1:${port}/v1/merchants`)).rejects.toThrow();
-  });
-});
+  },
+);

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningMockCommand, startMockCommand } from '../support/mock-command';
 
-/** The markdown file that documents the control API: the README, under the heading below. */
-const DOC = 'README.md';
+/** The markdown file that documents the control API, under the heading below. */
+const DOC = 'docs/testing.md';
 const HEADING = 'Driving the mock over HTTP';
 
 const run = promisify(execFile);

@@ -89,12 +89,31 @@ function merchantError(codes: readonly [string, ...string[]], status: number) {
 }
 
 const AUTH_401 = ['missing_api_key', 'invalid_api_key'] as const;
+/** What the service's own failures answer, on every route that names them. */
+const SERVER_5XX = { 500: ['internal_error'], 502: ['bad_gateway'] } as const;
 const AUTH_401_MERCHANT = ['missing_api_key', 'invalid_api_key', 'missing_merchant_id'] as const;
 const VERSION_400 = [
   'invalid_api_version',
   'unknown_api_version',
   'api_version_downgrade',
 ] as const;
+
+/** The errors of the two replacement lists: they differ only in what a 401 may say. */
+function listErrors(auth401: readonly [string, ...string[]]) {
+  return merchantErrors({
+    400: ['invalid_params', 'params_validation', ...VERSION_400],
+    401: auth401,
+    ...SERVER_5XX,
+  });
+}
+
+/** What a cancel answers, on the merchant's route and the buyer's alike. */
+const cancellationShape = z.strictObject({
+  paymentId: str,
+  status: PAYMENT_STATUS,
+  cancelledReason: str,
+  cancelledAt: str,
+});
 
 // --- successes ----------------------------------------------------------------------------------
 
@@ -321,8 +340,7 @@ export const OPERATIONS = {
       400: ['params_validation', 'missing_idempotency_key'],
       401: AUTH_401,
       409: ['idempotency_conflict'],
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'GET /v1/merchants': {
@@ -399,28 +417,14 @@ export const OPERATIONS = {
     errors: merchantErrors({
       400: ['invalid_params', 'params_validation'],
       401: AUTH_401,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'GET /v1/merchants/payments': {
     success: { status: 200, shape: listShape },
-    errors: merchantErrors({
-      400: ['invalid_params', 'params_validation', ...VERSION_400],
-      401: AUTH_401_MERCHANT,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
-    }),
+    errors: listErrors(AUTH_401_MERCHANT),
   },
-  'GET /v1/payments': {
-    success: { status: 200, shape: listShape },
-    errors: merchantErrors({
-      400: ['invalid_params', 'params_validation', ...VERSION_400],
-      401: AUTH_401,
-      500: ['internal_error'],
-      502: ['bad_gateway'],
-    }),
-  },
+  'GET /v1/payments': { success: { status: 200, shape: listShape }, errors: listErrors(AUTH_401) },
   'POST /v1/refunds': {
     success: { status: 200, shape: z.strictObject({ paymentId: str }) },
     errors: merchantErrors({
@@ -428,8 +432,7 @@ export const OPERATIONS = {
       401: AUTH_401_MERCHANT,
       404: ['not_found'],
       409: ['already_refunded'],
-      500: ['internal_error'],
-      502: ['bad_gateway'],
+      ...SERVER_5XX,
     }),
   },
   'POST /v1/payments': {
@@ -483,15 +486,7 @@ export const OPERATIONS = {
     errors: sharedErrors(400, 401, 404, 500),
   },
   'POST /v1/gateway/payment/{id}/cancel': {
-    success: {
-      status: 200,
-      shape: z.strictObject({
-        paymentId: str,
-        status: PAYMENT_STATUS,
-        cancelledReason: str,
-        cancelledAt: str,
-      }),
-    },
+    success: { status: 200, shape: cancellationShape },
     errors: sharedErrors(400, 401, 404, 500),
   },
   'GET /v1/payments/{id}': {
@@ -519,15 +514,7 @@ export const OPERATIONS = {
     errors: sharedErrors(400, 401, 404, 500),
   },
   'POST /v1/payments/{id}/cancel': {
-    success: {
-      status: 200,
-      shape: z.strictObject({
-        paymentId: str,
-        status: PAYMENT_STATUS,
-        cancelledReason: str,
-        cancelledAt: str,
-      }),
-    },
+    success: { status: 200, shape: cancellationShape },
     errors: sharedErrors(400, 401, 404, 500),
   },
 } satisfies Record<string, OperationShape>;

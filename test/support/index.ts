@@ -1,16 +1,25 @@
 // The one support module of the tests: the base URL, the client factory, the msw setup and
 // fixtures; ./fake-service.ts scripts answers on that setup, ./mock-harness.ts serves the mock over
 // msw and real HTTP, ./list-fixtures.ts and ./samples.ts hold bodies. Behaviour folders keep a
-// helper of their own only where it differs (polling's fake clock, the payment-actions mock).
-import { type ClientOptions, MerchantGateway, type PaymentCreated } from 'merchant-gateway';
+// helper of their own only where it differs (following's fake clock, the payments' mock).
+import { inspect } from 'node:util';
+import {
+  type ClientOptions,
+  type Logger,
+  MerchantGateway,
+  type PaymentCreated,
+  RequestValidationError,
+} from 'merchant-gateway';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 /** Where every client of the tests points; msw answers it (the mock harness adds `/api`). */
 export const BASE_URL = 'https://gateway.test';
 export const API_KEY = 'sk_live_TOPSECRET_partner_key';
 export const LEGACY_KEY = 'lk_live_TOPSECRET_legacy_key';
+/** The one merchant most unit tests read: `GET` it for `merchantGetBody`. */
+export const MERCHANT_URL = `${BASE_URL}/v1/merchants/mer_1`;
 
 /** An msw server for one test file: fails on any request no handler expects. */
 export function useMsw(...handlers: HttpHandler[]) {
@@ -39,6 +48,13 @@ function factory(defaults: ClientOptions): GatewayFactory {
  * A folder that needs other defaults derives its own with `gateway.with({ … })`.
  */
 export const gateway: GatewayFactory = factory({ baseUrl: BASE_URL, apiKey: API_KEY });
+
+/** What most tests create a payment with: USD 12.50 for order-1 of mer_1. */
+export const paymentParams = {
+  merchantId: 'mer_1',
+  amount: { unit: 'iso4217/USD', value: '1250' },
+  referenceId: 'order-1',
+};
 
 export const merchantBody = {
   merchant: {
@@ -133,3 +149,53 @@ export async function polluted<T>(
 
 export { listenOnLoopback, serve, useListeningMock } from './servers';
 export { HttpResponse, http };
+
+/**
+ * A logger that keeps every line it is given, each argument as a string or as JSON: `text()` is
+ * what a log file would hold.
+ */
+export function captureLogger(): { logger: Logger; text: () => string } {
+  const lines: string[] = [];
+  const push = (...args: unknown[]) => {
+    lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  };
+  return {
+    logger: { debug: push, info: push, warn: push, error: push },
+    text: () => lines.join('\n'),
+  };
+}
+
+/** Everything a user could print, log or send to an error tracker of `error`. */
+export function renderings(error: unknown): string[] {
+  const e = error as Error;
+  return [
+    e.message,
+    String(e),
+    e.stack ?? '',
+    JSON.stringify(e),
+    inspect(e, { depth: null, showHidden: true }),
+    ...Object.values(e).map((v) => inspect(v, { depth: null })),
+  ];
+}
+
+/**
+ * Answers every `GET` of `MERCHANT_URL` on `server` with `merchantGetBody`, recording each request
+ * (`seen`), as most client tests need a call that succeeds.
+ */
+export function answerMerchantGets(server: ReturnType<typeof useMsw>): { seen: Request[] } {
+  const { seen, resolver } = recorder(() => HttpResponse.json(merchantGetBody));
+  server.use(http.get(MERCHANT_URL, resolver));
+  return { seen };
+}
+
+/** The issues of the `RequestValidationError` that `call` rejects with; fails on anything else. */
+export async function issuesOf(call: Promise<unknown>): Promise<RequestValidationError['issues']> {
+  const error = await call.then(
+    (value) => {
+      throw new Error(`expected a RequestValidationError, got ${JSON.stringify(value)}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RequestValidationError);
+  return (error as RequestValidationError).issues;
+}

@@ -2,6 +2,7 @@
 // a sidecar user runs it: for the tests that drive it from outside (curl, the quickstart).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { MockGateway } from 'merchant-gateway/testing';
 
 const CLI = fileURLToPath(new URL('../../src/testing/serve/cli.ts', import.meta.url));
 
@@ -14,6 +15,19 @@ export interface RunningMockCommand {
   merchantId: string;
   /** SIGTERM, then resolves with the exit code. */
   stop(): Promise<number | null>;
+}
+
+/** `mock` served with `mock.listen()`, in the command's shape: a test runs the same on either. */
+export async function listenLikeCommand(
+  mock: MockGateway,
+): Promise<Omit<RunningMockCommand, 'stop'> & { stop(): Promise<void> }> {
+  const server = await mock.listen();
+  return {
+    url: server.url,
+    apiKey: mock.credentials.apiKey,
+    merchantId: mock.sample.merchantId,
+    stop: () => server.close(),
+  };
 }
 
 /** Starts the command with `--port 0` and `args`; rejects if no banner within `timeoutMs`. */

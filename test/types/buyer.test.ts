@@ -6,7 +6,6 @@ import {
   type GatewayCancellation,
   isBuildAction,
   isWalletRpcAction,
-  MerchantGateway,
   type PaymentOption,
   type PaymentOptions,
   PaymentOptionsSchema,
@@ -18,9 +17,9 @@ import { BuyerClient } from 'merchant-gateway/buyer';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import { typesGateway } from '../support/types-client';
 
-// Never sends a request: these tests only look at types.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 const { buyer } = gateway;
 
 describe('gateway.buyer method signatures', () => {

@@ -27,12 +27,12 @@ import type {
   PaymentViewMerchant,
   Revenue,
 } from 'merchant-gateway';
-import { MerchantGateway } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
 // Never sends a request: these tests only look at types. Each `@ts-expect-error` fails the
 // typecheck (`tsc --noEmit`) if the line below it compiles, i.e. if the type were open again.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 // Any property of it, at any depth, is itself: the checks below run without throwing.
 const anything: unknown = new Proxy(() => anything, { get: () => anything });
 const value = <T>(): T => anything as T;

@@ -1,9 +1,8 @@
 import type { ApiPromise, CreatedPayment, PaymentCreated } from 'merchant-gateway';
-import { MerchantGateway } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
-// Never sends a request: these tests only look at types.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 
 describe('what a new integrator writes compiles', () => {
   it('an ApiPromise takes .catch((e: Error) => …) and .then(ok, (e: Error) => …) as any Promise does', () => {

@@ -7,11 +7,11 @@ import type {
   PaymentStatusChange,
   PaymentStatusResult,
 } from 'merchant-gateway';
-import { MerchantGateway } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
 // Types only: each `@ts-expect-error` fails the typecheck if the line below it compiles.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 const value = <T>(): T => ({}) as T;
 
 describe('payments.follower types', () => {

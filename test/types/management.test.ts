@@ -1,24 +1,23 @@
-import {
-  type ApiPromise,
-  type CryptoSettlement,
-  type CryptoSettlementDeletion,
-  type CryptoSettlementUpdateParams,
-  type Merchant,
-  type MerchantDeletion,
-  MerchantGateway,
-  type MerchantListParams,
-  type MerchantPayment,
-  type MerchantPaymentsPage,
-  type MerchantsPage,
-  type PagePromise,
-  type PartnerPaymentListParams,
-  type RequestOptions,
-  type SettlementList,
+import type {
+  ApiPromise,
+  CryptoSettlement,
+  CryptoSettlementDeletion,
+  CryptoSettlementUpdateParams,
+  Merchant,
+  MerchantDeletion,
+  MerchantListParams,
+  MerchantPayment,
+  MerchantPaymentsPage,
+  MerchantsPage,
+  PagePromise,
+  PartnerPaymentListParams,
+  RequestOptions,
+  SettlementList,
 } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
-// Never sends a request: these tests only look at types.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 const { merchants, settlements, partnerPayments } = gateway;
 
 describe('list and management method signatures', () => {

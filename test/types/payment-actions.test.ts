@@ -1,27 +1,26 @@
-import {
-  type ApiPromise,
-  type ConnectionError,
-  type CreateRequestOptions,
-  type FinalPaymentStatusResult,
-  type FollowReadError,
-  MerchantGateway,
-  type PaymentActionParams,
-  type PaymentCancellation,
-  type PaymentCreated,
-  type PaymentDetails,
-  type PaymentStatusParams,
-  type PaymentStatusResult,
-  type PollOptions,
-  type PollTimeoutError,
-  type Refund,
-  type RefundCreateParams,
-  type RequestOptions,
-  type ServerError,
+import type {
+  ApiPromise,
+  ConnectionError,
+  CreateRequestOptions,
+  FinalPaymentStatusResult,
+  FollowReadError,
+  PaymentActionParams,
+  PaymentCancellation,
+  PaymentCreated,
+  PaymentDetails,
+  PaymentStatusParams,
+  PaymentStatusResult,
+  PollOptions,
+  PollTimeoutError,
+  Refund,
+  RefundCreateParams,
+  RequestOptions,
+  ServerError,
 } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
-// Never sends a request: these tests only look at types.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 const { payments, refunds } = gateway;
 
 describe('payment action signatures', () => {

@@ -1,24 +1,23 @@
-import {
-  type ApiPromise,
-  type CreatedPayment,
-  type CreateRequestOptions,
-  type CryptoSettlement,
-  type CryptoSettlementParams,
-  type Merchant,
-  type MerchantCreateParams,
-  MerchantGateway,
-  type MerchantUpdateParams,
-  type MerchantWithSettlements,
-  type PaymentCheckoutParams,
-  type PaymentCreated,
-  type PaymentCreateParams,
-  type PaymentView,
-  type RequestOptions,
+import type {
+  ApiPromise,
+  CreatedPayment,
+  CreateRequestOptions,
+  CryptoSettlement,
+  CryptoSettlementParams,
+  Merchant,
+  MerchantCreateParams,
+  MerchantUpdateParams,
+  MerchantWithSettlements,
+  PaymentCheckoutParams,
+  PaymentCreated,
+  PaymentCreateParams,
+  PaymentView,
+  RequestOptions,
 } from 'merchant-gateway';
 import { describe, expectTypeOf, it } from 'vitest';
+import { typesGateway } from '../support/types-client';
 
-// Never sends a request: these tests only look at types.
-const gateway = new MerchantGateway({ baseUrl: 'https://gateway.test', apiKey: 'sk_test' });
+const gateway = typesGateway;
 const { merchants, settlements, payments } = gateway;
 const usdc = {
   asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',

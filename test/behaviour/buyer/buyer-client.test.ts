@@ -1,4 +1,5 @@
 // merchant-gateway/buyer: a client with the buyer's calls alone, on the main entry's transport.
+
 import { inspect } from 'node:util';
 import { MerchantGateway } from 'merchant-gateway';
 import {
@@ -10,9 +11,10 @@ import {
   PaymentViewSchema,
   RequestValidationError,
 } from 'merchant-gateway/buyer';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
-import { BASE_URL, HttpResponse, http, recorder, useMsw } from '../../support';
-import { PAYMENT_ID, processing, viewBody } from './fixtures';
+import { BASE_URL, recorder, useMsw } from '../../support';
+import { PAYMENT_ID, processing, viewBody } from '../../support/buyer-fixtures';
 
 const server = useMsw();
 const APP = { baseUrl: BASE_URL, appId: 'app_PUBLIC_id', clientId: 'client_PUBLIC_id' };

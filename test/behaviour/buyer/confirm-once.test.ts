@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectionError, MerchantGateway, ServerError } from 'merchant-gateway';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PAYMENT_ID, processing } from './fixtures';
+import { PAYMENT_ID, processing } from '../../support/buyer-fixtures';
 
 let server: Server | undefined;
 

@@ -10,7 +10,7 @@ import {
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EventType, paymentEvent } from '../../support/payment-events';
-import { collect } from './helpers';
+import { collect } from './follower-helpers';
 
 const mock = createMockGateway({ pollInMs: 100 });
 let server: MockServer;

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 import { type ReceivedEvent, type Receiver, startReceiver } from '../../support/webhook-receiver';
-import { officialWallet, pay, prepare } from '../buyer-wallet/wallet';
+import { officialWallet, pay, prepare } from '../buyer/wallet';
 
 const SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 const APP = { appId: 'app_hooks', clientId: 'client_hooks' };

@@ -1,13 +1,13 @@
 import { inspect } from 'node:util';
 import { ConfigurationError, MerchantGateway, VERSION } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import pkg from '../../../package.json' with { type: 'json' };
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
   merchantGetBody,
   recorder,
@@ -18,8 +18,7 @@ const server = useMsw();
 
 describe('auth scheme', () => {
   test('an apiKey is sent as Api-Key', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    const r = answerMerchantGets(server);
     await gateway()
       .merchants.get('mer_1')
       .catch(() => undefined);
@@ -28,8 +27,7 @@ describe('auth scheme', () => {
   });
 
   test('appId with clientId is sent as App-Id and Client-Id, with no Api-Key', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    const r = answerMerchantGets(server);
     const client = new MerchantGateway({ baseUrl: BASE_URL, appId: 'app_1', clientId: 'cli_1' });
     await client.merchants.get('mer_1').catch(() => undefined);
     expect(r.seen[0]?.headers.get('app-id')).toBe('app_1');
@@ -126,8 +124,7 @@ describe('browser guard', () => {
 
 describe('identification headers', () => {
   test('every request names the SDK, its version and platform', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    const r = answerMerchantGets(server);
     await gateway().merchants.get('mer_1');
     const headers = r.seen[0]?.headers;
     expect(headers?.get('sdk-name')).toBe('merchant-gateway');
@@ -137,8 +134,7 @@ describe('identification headers', () => {
   });
 
   test('apiVersion is sent as WCP-Version, and client and call headers are added', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    const r = answerMerchantGets(server);
     const client = gateway({ apiVersion: '2026-02-18', headers: { 'X-Team': 'payments' } });
     await client.merchants.get('mer_1', { headers: { 'X-Trace': 't-1' } });
     expect(r.seen[0]?.headers.get('wcp-version')).toBe('2026-02-18');

@@ -1,46 +1,29 @@
-// What a new integrator and a reliability probe hit at the client's edges (issue 28): a base URL
-// ending in /v1, a 401 that does not say what to fix, a ConnectionError that hides how long it
-// tried, and a key echoed as base64 at any offset or cut in half at the 64 KiB an error keeps.
-import { inspect } from 'node:util';
 import {
   type ApiError,
   AuthenticationError,
   ConfigurationError,
   ConnectionError,
-  type Logger,
   MerchantGateway,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { API_KEY, BASE_URL, gateway, HttpResponse, http, LEGACY_KEY, useMsw } from '../../support';
+import {
+  API_KEY,
+  BASE_URL,
+  captureLogger,
+  gateway,
+  LEGACY_KEY,
+  MERCHANT_URL,
+  renderings,
+  useMsw,
+} from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-function capture(): { logger: Logger; text: () => string } {
-  const lines: string[] = [];
-  const push = (...args: unknown[]) => {
-    lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-  };
-  return {
-    logger: { debug: push, info: push, warn: push, error: push },
-    text: () => lines.join('\n'),
-  };
-}
-
-function renderings(error: unknown): string[] {
-  return [
-    String(error),
-    (error as Error).message,
-    (error as Error).stack ?? '',
-    JSON.stringify(error),
-    inspect(error, { depth: 10, showHidden: true }),
-  ];
-}
 
 /**
  * Whether `text` shows 12 or more characters of `key` in a row: as is, or inside any base64 or
@@ -88,7 +71,7 @@ describe('a baseUrl ending in /v1', () => {
 describe('a 401 names the setting to fix, never its value', () => {
   const refuse = () =>
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json({ code: 'invalid_api_key', message: 'invalid key' }, { status: 401 }),
       ),
     );
@@ -160,7 +143,7 @@ describe('a 401 names the setting to fix, never its value', () => {
 
 describe('a ConnectionError once no attempt is left', () => {
   test('says how many attempts in how long, and carries method, path, attempts and elapsedMs', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.error()));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.error()));
     const error = (await gateway({ maxRetries: 2, maxRetryDelayMs: 60_000 })
       .merchants.get('mer_1')
       .catch((e: unknown) => e)) as ConnectionError;
@@ -214,14 +197,14 @@ describe('a key echoed as base64 at any offset', () => {
     '%s is redacted in message, String, stack, JSON, inspect and log lines',
     async (_, form) => {
       server.use(
-        http.get(URL_1, () =>
+        http.get(MERCHANT_URL, () =>
           HttpResponse.json(
             { code: 'internal_error', message: `upstream saw Authorization: ${form}` },
             { status: 503, headers: { 'x-request-id': form } },
           ),
         ),
       );
-      const log = capture();
+      const log = captureLogger();
       const error = await new MerchantGateway({
         baseUrl: BASE_URL,
         apiKey: KEY,
@@ -282,20 +265,20 @@ describe('a key echoed as base64 at any offset', () => {
 });
 
 describe('an error body is redacted before it is cut at 64 KiB', () => {
+  /** The ApiError of a GET answered 500 with `body`, by a client holding `key`. */
+  async function failWithBody(body: string, key: string): Promise<ApiError> {
+    server.use(http.get(MERCHANT_URL, () => new HttpResponse(body, { status: 500 })));
+    const client = new MerchantGateway({ baseUrl: BASE_URL, apiKey: key, maxRetries: 0 });
+    return (await client.merchants.get('mer_1').catch((e: unknown) => e)) as ApiError;
+  }
+
   test.each([1, 8, 12, 23])(
     'a key straddling the cut with %i of its characters before it leaves none of them',
     async (before) => {
       const key = 'sk_live_ABCDEFGHIJKLMNOP';
       expect(key).toHaveLength(24);
       const body = `${'x'.repeat(64 * 1024 - before)}${key}${'y'.repeat(100)}`;
-      server.use(http.get(URL_1, () => new HttpResponse(body, { status: 500 })));
-      const error = (await new MerchantGateway({
-        baseUrl: BASE_URL,
-        apiKey: key,
-        maxRetries: 0,
-      }).merchants
-        .get('mer_1')
-        .catch((e: unknown) => e)) as ApiError;
+      const error = await failWithBody(body, key);
       expect(error.bodyTruncated).toBe(true);
       const kept = error.body as string;
       expect(kept.length).toBeLessThanOrEqual(64 * 1024);
@@ -308,14 +291,7 @@ describe('an error body is redacted before it is cut at 64 KiB', () => {
     const key = 'sk_live_ABCDEFGHIJKLMNOP';
     // Far longer than 64 KiB + the key: the reader stops past the cut; the tail there is a key's start.
     const body = `${'x'.repeat(64 * 1024 + 10)}${key.slice(0, 20)}${'z'.repeat(200_000)}`;
-    server.use(http.get(URL_1, () => new HttpResponse(body, { status: 500 })));
-    const error = (await new MerchantGateway({
-      baseUrl: BASE_URL,
-      apiKey: key,
-      maxRetries: 0,
-    }).merchants
-      .get('mer_1')
-      .catch((e: unknown) => e)) as ApiError;
+    const error = await failWithBody(body, key);
     expect(error.bodyTruncated).toBe(true);
     expect(error.body as string).toMatch(/^x+$/);
   });

@@ -8,8 +8,9 @@ import {
   RateLimitedError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+import { gateway, MERCHANT_URL, useMsw } from '../../support';
 
 const server = useMsw();
 
@@ -62,11 +63,7 @@ const CODES: [KnownErrorCode, number, ErrorClass][] = [
 ];
 
 async function errorFor(status: number, code: string): Promise<ApiError> {
-  server.use(
-    http.get(`${BASE_URL}/v1/merchants/mer_1`, () =>
-      HttpResponse.json({ code, message: 'no' }, { status }),
-    ),
-  );
+  server.use(http.get(MERCHANT_URL, () => HttpResponse.json({ code, message: 'no' }, { status })));
   return (await gateway({ maxRetries: 0, maxRetryDelayMs: 0 })
     .merchants.get('mer_1')
     .catch((e: unknown) => e)) as ApiError;

@@ -4,11 +4,11 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { API_KEY, BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+import { API_KEY, BASE_URL, gateway, MERCHANT_URL, useMsw } from '../../support';
 
 const server = useMsw();
-const MERCHANT = `${BASE_URL}/v1/merchants/mer_1`;
 
 function serialized(error: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
@@ -17,7 +17,7 @@ function serialized(error: unknown): Record<string, unknown> {
 describe('JSON.stringify(error)', () => {
   test('gives name, message, code, status, requestId, issues and details, with keys redacted', async () => {
     server.use(
-      http.get(MERCHANT, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json(
           {
             code: 'params_validation',
@@ -71,7 +71,7 @@ describe('JSON.stringify(error)', () => {
   test('never throws on a body nested 10,000 deep (all of it within the 64 KiB an error keeps), and stays small', async () => {
     const depth = 10_000;
     const body = `{"code":"internal_error","message":"deep","details":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
-    server.use(http.get(MERCHANT, () => new HttpResponse(body, { status: 400 })));
+    server.use(http.get(MERCHANT_URL, () => new HttpResponse(body, { status: 400 })));
     const error = await gateway({ maxRetries: 0 })
       .merchants.get('mer_1')
       .catch((e: unknown) => e);

@@ -9,22 +9,22 @@ import {
   ResponseValidationError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {
+  answerMerchantGets,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
+  MERCHANT_URL,
   merchantGetBody,
   recorder,
   useMsw,
 } from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 async function failure(respond: () => Response): Promise<unknown> {
-  server.use(http.get(URL_1, respond));
+  server.use(http.get(MERCHANT_URL, respond));
   return gateway({ maxRetries: 0 })
     .merchants.get('mer_1')
     .catch((e: unknown) => e);
@@ -156,7 +156,7 @@ describe('2xx bodies that do not fit', () => {
   });
 
   test('on a keyless PATCH it says the service acted and to read the state before repeating', async () => {
-    server.use(http.patch(URL_1, () => HttpResponse.json({ ok: true })));
+    server.use(http.patch(MERCHANT_URL, () => HttpResponse.json({ ok: true })));
     const error = await gateway({ maxRetries: 0 })
       .merchants.update('mer_1', { merchantName: 'New' })
       .catch((e: unknown) => e);
@@ -187,7 +187,7 @@ describe('raw responses', () => {
     const r = recorder(() =>
       HttpResponse.json(merchantGetBody, { headers: { 'x-request-id': 'req_9' } }),
     );
-    server.use(http.get(URL_1, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     const { data, response, requestId } = await gateway().merchants.get('mer_1').withResponse();
     expect(data.id).toBe('mer_1');
     expect(response.status).toBe(200);
@@ -195,7 +195,7 @@ describe('raw responses', () => {
   });
 
   test('an ApiPromise is a Promise, and then() chains like one', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
+    answerMerchantGets(server);
     const call = gateway().merchants.get('mer_1');
     expect(call).toBeInstanceOf(Promise);
     await expect(call.then((m) => m.name)).resolves.toBe('Acme');

@@ -1,22 +1,20 @@
 import { MerchantGateway } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   createdBody,
-  HttpResponse,
-  http,
+  MERCHANT_URL,
   merchantGetBody,
+  paymentParams,
   recorder,
   useMsw,
 } from '../../support';
 
 const server = useMsw();
-const payment = {
-  merchantId: 'mer_1',
-  amount: { unit: 'iso4217/USD', value: '1250' },
-  referenceId: 'order-1',
-};
+const payment = paymentParams;
 
 describe('user hooks (ky hooks) on every attempt', () => {
   test('beforeRequest and afterResponse run once per attempt, retries included', async () => {
@@ -25,7 +23,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
         ? new HttpResponse(null, { status: 429, headers: { 'retry-after-ms': '1' } })
         : HttpResponse.json(merchantGetBody),
     );
-    server.use(http.get(`${BASE_URL}/v1/merchants/mer_1`, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     const before: number[] = [];
     const after: number[] = [];
     const gateway = new MerchantGateway({
@@ -74,9 +72,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
   });
 
   test('what a hook adds is logged, and the logs stay redacted', async () => {
-    server.use(
-      http.get(`${BASE_URL}/v1/merchants/mer_1`, () => HttpResponse.json(merchantGetBody)),
-    );
+    answerMerchantGets(server);
     const lines: string[] = [];
     const gateway = new MerchantGateway({
       baseUrl: BASE_URL,

@@ -1,9 +1,10 @@
 import { Writable } from 'node:stream';
 import type { Logger } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { pino } from 'pino';
 import { describe, expect, test, vi } from 'vitest';
 import winston from 'winston';
-import { API_KEY, gateway, HttpResponse, http, merchantGetBody, useMsw } from '../../support';
+import { API_KEY, gateway, merchantGetBody, useMsw } from '../../support';
 
 const server = useMsw(
   http.get('https://gateway.test/v1/merchants/mer_1', () => HttpResponse.json(merchantGetBody)),

@@ -1,55 +1,32 @@
-import { inspect } from 'node:util';
-import { type ApiError, type Logger, MerchantGateway } from 'merchant-gateway';
+import { type ApiError, MerchantGateway } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
+  captureLogger,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
+  MERCHANT_URL,
   merchantGetBody,
+  renderings,
   useMsw,
 } from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
-
-function capture(): { logger: Logger; lines: () => string } {
-  const calls: unknown[][] = [];
-  const push = (...args: unknown[]) => {
-    calls.push(args);
-  };
-  return {
-    logger: { debug: push, info: push, warn: push, error: push },
-    lines: () =>
-      calls
-        .map((args) => args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
-        .join('\n'),
-  };
-}
-
-function everyRendering(error: unknown): string[] {
-  return [
-    String(error),
-    (error as Error).message,
-    (error as Error).stack ?? '',
-    JSON.stringify(error),
-    inspect(error, { depth: 10, showHidden: true }),
-  ];
-}
 
 describe('logging', () => {
   test('nothing is logged by default', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
-    const log = capture();
+    answerMerchantGets(server);
+    const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
-    expect(log.lines()).toBe('');
+    expect(log.text()).toBe('');
   });
 
   test('debug logs each attempt with redacted headers and never a key', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
-    const log = capture();
+    answerMerchantGets(server);
+    const log = captureLogger();
     const client = new MerchantGateway({
       baseUrl: BASE_URL,
       apiKey: API_KEY,
@@ -58,7 +35,7 @@ describe('logging', () => {
       logLevel: 'debug',
     });
     await client.merchants.get('mer_1');
-    const text = log.lines();
+    const text = log.text();
     expect(text).toContain('→ GET /v1/merchants/mer_1 (attempt 1)');
     expect(text).toMatch(/← GET \/v1\/merchants\/mer_1 200 in \d+ ms/);
     expect(text).toContain('"api-key":"***"');
@@ -68,10 +45,10 @@ describe('logging', () => {
 
   test('MERCHANT_GATEWAY_LOG turns logging on', async () => {
     vi.stubEnv('MERCHANT_GATEWAY_LOG', 'debug');
-    server.use(http.get(URL_1, () => HttpResponse.json(merchantGetBody)));
-    const log = capture();
+    answerMerchantGets(server);
+    const log = captureLogger();
     await gateway({ logger: log.logger }).merchants.get('mer_1');
-    expect(log.lines()).toContain('→ GET /v1/merchants/mer_1');
+    expect(log.text()).toContain('→ GET /v1/merchants/mer_1');
   });
 
   test('warn logs retries but not attempts', async () => {
@@ -79,24 +56,24 @@ describe('logging', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     let n = 0;
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         ++n === 1
           ? new HttpResponse(null, { status: 429, headers: { 'retry-after-ms': '1' } })
           : HttpResponse.json(merchantGetBody),
       ),
     );
-    const log = capture();
+    const log = captureLogger();
     await gateway({ logger: log.logger, logLevel: 'warn' }).merchants.get('mer_1');
     const line =
       '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 1 ms';
-    expect(log.lines()).toBe(`${JSON.stringify({ message: line })} ${line}`);
+    expect(log.text()).toBe(`${JSON.stringify({ message: line })} ${line}`);
   });
 });
 
 describe('keys never leak through errors', () => {
   test('a service message that echoes the key is scrubbed everywhere', async () => {
     server.use(
-      http.get(URL_1, () =>
+      http.get(MERCHANT_URL, () =>
         HttpResponse.json(
           {
             code: 'invalid_api_key',
@@ -107,7 +84,7 @@ describe('keys never leak through errors', () => {
         ),
       ),
     );
-    const log = capture();
+    const log = captureLogger();
     const error = (await gateway({ logger: log.logger, logLevel: 'debug' })
       .merchants.get('mer_1')
       .catch((e: unknown) => e)) as ApiError;
@@ -115,10 +92,10 @@ describe('keys never leak through errors', () => {
       'GET /v1/merchants/mer_1 → 401 invalid_api_key: key *** is not valid. The service refused the credentials: check the apiKey option',
     );
     for (const text of [
-      ...everyRendering(error),
+      ...renderings(error),
       JSON.stringify(error.body),
       JSON.stringify(error.headers),
-      log.lines(),
+      log.text(),
     ]) {
       expect(text).not.toContain(API_KEY);
     }
@@ -137,11 +114,11 @@ describe('keys never leak through errors', () => {
   });
 
   test('a response validation error does not carry the key back', async () => {
-    server.use(http.get(URL_1, () => HttpResponse.json({ merchant: { note: API_KEY } })));
+    server.use(http.get(MERCHANT_URL, () => HttpResponse.json({ merchant: { note: API_KEY } })));
     const error = await gateway()
       .merchants.get('mer_1')
       .catch((e: unknown) => e);
-    for (const text of everyRendering(error)) expect(text).not.toContain(API_KEY);
+    for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
   });
 
   test('configuration errors never quote a key', () => {
@@ -151,6 +128,6 @@ describe('keys never leak through errors', () => {
     } catch (e) {
       error = e;
     }
-    for (const text of everyRendering(error)) expect(text).not.toContain(API_KEY);
+    for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
   });
 });

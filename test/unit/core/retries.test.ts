@@ -7,16 +7,16 @@ import {
   RateLimitedError,
   ServerError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   recorder as anyRecorder,
   BASE_URL,
   createdBody,
   gateway,
-  HttpResponse,
-  http,
   merchantBody,
   merchantGetBody,
+  paymentParams,
   useMsw,
 } from '../../support';
 
@@ -26,11 +26,7 @@ const recorder: typeof anyRecorder = (respond) => anyRecorder(respond, { oneConn
 const MERCHANTS = `${BASE_URL}/v1/merchants`;
 const PAYMENTS = `${BASE_URL}/v1/payments`;
 const newMerchant = { merchantName: 'Acme', merchantEmail: 'pay@acme.io' };
-const newPayment = {
-  merchantId: 'mer_1',
-  amount: { unit: 'iso4217/USD', value: '1250' },
-  referenceId: 'order-1',
-};
+const newPayment = paymentParams;
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

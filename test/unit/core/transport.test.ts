@@ -1,11 +1,12 @@
 import { ConnectionError, RequestValidationError, TimeoutError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   API_KEY,
+  answerMerchantGets,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
+  MERCHANT_URL,
   merchantBody,
   merchantGetBody,
   recorder,
@@ -13,12 +14,11 @@ import {
 } from '../../support';
 
 const server = useMsw();
-const URL_1 = `${BASE_URL}/v1/merchants/mer_1`;
 
 describe('timeouts', () => {
   test('an attempt with no response within timeoutMs is a TimeoutError, retried on a GET', async () => {
     const r = recorder(() => new Promise<Response>(() => {}));
-    server.use(http.get(URL_1, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     // Long enough for a loaded machine to deliver each attempt to the handler before it times out.
     const error = await gateway({ timeoutMs: 400, maxRetries: 1 })
       .merchants.get('mer_1')
@@ -33,7 +33,7 @@ describe('timeouts', () => {
 
   test('a body that arrives too slowly also times out', async () => {
     server.use(
-      http.get(URL_1, () => {
+      http.get(MERCHANT_URL, () => {
         const stream = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('{"merchant":'));
@@ -83,7 +83,7 @@ describe('timeouts', () => {
   });
 
   test('the call timeoutMs overrides the client one', async () => {
-    server.use(http.get(URL_1, () => new Promise<Response>(() => {})));
+    server.use(http.get(MERCHANT_URL, () => new Promise<Response>(() => {})));
     const started = Date.now();
     const error = await gateway({ timeoutMs: 60_000, maxRetries: 0 })
       .merchants.get('mer_1', { timeoutMs: 20 })
@@ -96,7 +96,7 @@ describe('timeouts', () => {
 describe('cancellation in flight', () => {
   test('aborting during a request rejects with the signal reason and does not retry', async () => {
     const r = recorder(() => new Promise<Response>(() => {}));
-    server.use(http.get(URL_1, r.resolver));
+    server.use(http.get(MERCHANT_URL, r.resolver));
     const controller = new AbortController();
     const done = gateway()
       .merchants.get('mer_1', { signal: controller.signal })
@@ -122,8 +122,7 @@ describe('requests as sent', () => {
     ['a non-ASCII call header', { headers: { 'X-Note': 'café' } }],
     ['a bad header name', { headers: { 'Bad Name': 'x' } }],
   ])('%s is a RequestValidationError and nothing is sent', async (_, options) => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(URL_1, r.resolver));
+    const r = answerMerchantGets(server);
     const error = await gateway()
       .merchants.get('mer_1', options)
       .catch((e: unknown) => e);
@@ -132,8 +131,7 @@ describe('requests as sent', () => {
   });
 
   test('a key with a line break is refused before sending, without quoting the key', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(URL_1, r.resolver));
+    const r = answerMerchantGets(server);
     const key = 'sk_SECRET\r\nX-Evil: 1';
     const error = await gateway({ apiKey: key })
       .merchants.get('mer_1')
@@ -187,8 +185,7 @@ describe('requests as sent', () => {
   });
 
   test('the api key never appears in the URL', async () => {
-    const r = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(http.get(URL_1, r.resolver));
+    const r = answerMerchantGets(server);
     await gateway().merchants.get('mer_1');
     expect(r.seen[0]?.url).not.toContain(API_KEY);
   });

@@ -5,9 +5,11 @@ import {
   RequestValidationError,
   type TypedDataToSign,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { BASE_URL, gateway, useMsw } from '../../support';
 import {
   option,
   optionsBody,
@@ -15,8 +17,7 @@ import {
   processing,
   receiveWithAuthorization,
   signAction,
-} from '../../behaviour/buyer/fixtures';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+} from '../../support/buyer-fixtures';
 
 const server = useMsw();
 const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
@@ -289,14 +290,7 @@ describe('buyer.pay stops before confirming', () => {
     ['JSON without a domain', JSON.stringify({ types: {}, primaryType: 'X', message: {} })],
   ])('when the typed data is %s', async (_, raw) => {
     const account = newAccount();
-    const action = {
-      type: 'walletRpc',
-      data: {
-        chain_id: 'eip155:8453',
-        method: 'eth_signTypedData_v4',
-        params: [account.address, raw],
-      },
-    };
+    const action = signAction(account.address, 'eth_signTypedData_v4', 'eip155:8453', raw);
     service({ options: () => [option(account.address, { actions: [action] })] });
     const error = await payError(gateway().buyer.pay(PAYMENT_ID, { account, chainId: 8453 }));
     expect(error.reason).toBe('invalid_action');

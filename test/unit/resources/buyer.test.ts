@@ -11,7 +11,9 @@ import {
   ServerError,
   TimeoutError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { BASE_URL, gateway, recorder, useMsw } from '../../support';
 import {
   cancellation,
   option,
@@ -20,8 +22,7 @@ import {
   processing,
   succeeded,
   viewBody,
-} from '../../behaviour/buyer/fixtures';
-import { BASE_URL, gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+} from '../../support/buyer-fixtures';
 
 const server = useMsw();
 const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;

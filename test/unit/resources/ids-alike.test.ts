@@ -3,9 +3,11 @@
 // a well-formed id such as `acme-coffee` is sent by all. (A path percent-encodes what a header
 // cannot carry, so `merchants.get('café')` is sent where a Merchant-Id header refuses it: the
 // security suite pins that on purpose.)
+
 import { type MerchantGateway, RequestValidationError } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, gateway, HttpResponse, http, useMsw } from '../../support';
+import { BASE_URL, gateway, useMsw } from '../../support';
 
 const server = useMsw();
 

@@ -4,15 +4,15 @@ import {
   type Logger,
   RequestValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetDeprecationWarnings } from '../../../src/core/deprecation';
 import {
   API_KEY,
   BASE_URL,
   gateway,
-  HttpResponse,
-  http,
   LEGACY_KEY,
+  MERCHANT_URL,
   merchantGetBody,
   recorder,
   useMsw,
@@ -71,10 +71,7 @@ describe('the request legacyPayments.list sends', () => {
   test('the legacy key is never sent to any other endpoint', async () => {
     const list = recorder(() => HttpResponse.json(page([], null)));
     const merchant = recorder(() => HttpResponse.json(merchantGetBody));
-    server.use(
-      http.get(LIST_URL, list.resolver),
-      http.get(`${BASE_URL}/v1/merchants/mer_1`, merchant.resolver),
-    );
+    server.use(http.get(LIST_URL, list.resolver), http.get(MERCHANT_URL, merchant.resolver));
     const client = gateway({ legacyApiKey: LEGACY_KEY, merchantId: MERCHANT_ID });
     await client.payments.list();
     await client.merchants.get('mer_1');

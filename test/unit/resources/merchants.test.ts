@@ -20,6 +20,14 @@ const LOGO = 'https://cdn.acme.io/logo.png';
 // U+1F600 is one code point but two UTF-16 units: the limit counts code points.
 const EMOJI = '\u{1F600}';
 
+/** A case of the refusal table: `valid` with `field` set to `value`, refused with an issue on it. */
+const refused = (rule: string, field: string, value: unknown, message?: RegExp) => ({
+  rule,
+  params: { ...valid, [field]: value },
+  field,
+  ...(message && { message }),
+});
+
 describe('merchants.create', () => {
   it.each<{ rule: string; params: MerchantCreateParams }>([
     { rule: 'a name of 1 code point', params: { ...valid, merchantName: 'A' } },
@@ -49,28 +57,10 @@ describe('merchants.create', () => {
   });
 
   it.each<{ rule: string; params: unknown; field: string; message?: RegExp }>([
-    {
-      rule: 'an empty name',
-      params: { ...valid, merchantName: '' },
-      field: 'merchantName',
-      message: /1 to 256/,
-    },
-    {
-      rule: 'a name of 257 code points',
-      params: { ...valid, merchantName: 'x'.repeat(257) },
-      field: 'merchantName',
-      message: /1 to 256/,
-    },
-    {
-      rule: 'a name of 257 astral code points',
-      params: { ...valid, merchantName: EMOJI.repeat(257) },
-      field: 'merchantName',
-    },
-    {
-      rule: 'a name that is not a string',
-      params: { ...valid, merchantName: 42 },
-      field: 'merchantName',
-    },
+    refused('an empty name', 'merchantName', '', /1 to 256/),
+    refused('a name of 257 code points', 'merchantName', 'x'.repeat(257), /1 to 256/),
+    refused('a name of 257 astral code points', 'merchantName', EMOJI.repeat(257)),
+    refused('a name that is not a string', 'merchantName', 42),
     {
       rule: 'a missing name',
       params: { merchantEmail: valid.merchantEmail },
@@ -83,68 +73,21 @@ describe('merchants.create', () => {
       field: 'merchantEmail',
       message: /required/,
     },
-    {
-      rule: 'an email with a leading dot',
-      params: { ...valid, merchantEmail: '.pay@acme.io' },
-      field: 'merchantEmail',
-      message: /leading dot/,
-    },
-    {
-      rule: 'an email with ".."',
-      params: { ...valid, merchantEmail: 'a..b@x.io' },
-      field: 'merchantEmail',
-    },
-    {
-      rule: 'an email with a 1-letter TLD',
-      params: { ...valid, merchantEmail: 'pay@acme.i' },
-      field: 'merchantEmail',
-    },
-    {
-      rule: 'an email without a TLD',
-      params: { ...valid, merchantEmail: 'pay@localhost' },
-      field: 'merchantEmail',
-    },
-    {
-      rule: 'an email with a dot before @',
-      params: { ...valid, merchantEmail: 'pay.@acme.io' },
-      field: 'merchantEmail',
-    },
-    { rule: 'an empty email', params: { ...valid, merchantEmail: '' }, field: 'merchantEmail' },
-    {
-      rule: 'an http: iconUrl',
-      params: { ...valid, iconUrl: 'http://cdn.acme.io/logo.png' },
-      field: 'iconUrl',
-      message: /https/,
-    },
-    { rule: 'a relative iconUrl', params: { ...valid, iconUrl: '/logo.png' }, field: 'iconUrl' },
-    {
-      rule: 'a javascript: iconUrl',
-      params: { ...valid, iconUrl: 'javascript:alert(1)' },
-      field: 'iconUrl',
-    },
-    { rule: 'an empty iconUrl', params: { ...valid, iconUrl: '' }, field: 'iconUrl' },
-    {
-      rule: 'an https: iconUrl without //',
-      params: { ...valid, iconUrl: 'https:cdn.acme.io/logo.png' },
-      field: 'iconUrl',
-    },
-    {
-      rule: 'an iconUrl with backslashes',
-      params: { ...valid, iconUrl: 'https:\\\\cdn.acme.io\\logo.png' },
-      field: 'iconUrl',
-    },
-    {
-      rule: 'an iconUrl with no host',
-      params: { ...valid, iconUrl: 'https:///logo.png' },
-      field: 'iconUrl',
-    },
-    {
-      rule: 'a misspelt field',
-      params: { ...valid, merchantNmae: 'Acme' },
-      field: 'merchantNmae',
-      message: /not a field/,
-    },
-    { rule: 'a snake_case field', params: { ...valid, icon_url: LOGO }, field: 'icon_url' },
+    refused('an email with a leading dot', 'merchantEmail', '.pay@acme.io', /leading dot/),
+    refused('an email with ".."', 'merchantEmail', 'a..b@x.io'),
+    refused('an email with a 1-letter TLD', 'merchantEmail', 'pay@acme.i'),
+    refused('an email without a TLD', 'merchantEmail', 'pay@localhost'),
+    refused('an email with a dot before @', 'merchantEmail', 'pay.@acme.io'),
+    refused('an empty email', 'merchantEmail', ''),
+    refused('an http: iconUrl', 'iconUrl', 'http://cdn.acme.io/logo.png', /https/),
+    refused('a relative iconUrl', 'iconUrl', '/logo.png'),
+    refused('a javascript: iconUrl', 'iconUrl', 'javascript:alert(1)'),
+    refused('an empty iconUrl', 'iconUrl', ''),
+    refused('an https: iconUrl without //', 'iconUrl', 'https:cdn.acme.io/logo.png'),
+    refused('an iconUrl with backslashes', 'iconUrl', 'https:\\\\cdn.acme.io\\logo.png'),
+    refused('an iconUrl with no host', 'iconUrl', 'https:///logo.png'),
+    refused('a misspelt field', 'merchantNmae', 'Acme', /not a field/),
+    refused('a snake_case field', 'icon_url', LOGO),
   ])('refuses $rule before sending, naming $field', async ({ params, field, message }) => {
     const seen = answer({ merchant: createdMerchant }, 201);
     await expectRefused(noRetryGateway().merchants.create(params as never), seen, field, message);

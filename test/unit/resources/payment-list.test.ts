@@ -3,8 +3,9 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from 'merchant-gateway';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { API_KEY, gateway, HttpResponse, http, recorder, useMsw } from '../../support';
+import { API_KEY, gateway, recorder, useMsw } from '../../support';
 import { LIST_URL, MERCHANT_ID, page, paymentItem, queries } from '../../support/list-fixtures';
 
 const server = useMsw();

@@ -18,6 +18,13 @@ const { pollInMs: _, ...finalWithoutPoll } = {
 };
 const { display } = paymentView.amount;
 
+/** A 201 body that breaks the contract on `field` alone, and the issue it must raise. */
+const broken = (rule: string, field: string, value: unknown) => ({
+  rule,
+  body: { ...paymentCreated, [field]: value },
+  field,
+});
+
 describe('payments.create response', () => {
   it('returns the 201 body as it is', async () => {
     answer(paymentCreated, 201);
@@ -66,26 +73,10 @@ describe('payments.create response', () => {
   });
 
   it.each([
-    {
-      rule: 'isFinal as a string',
-      body: { ...paymentCreated, isFinal: 'false' },
-      field: 'isFinal',
-    },
-    {
-      rule: 'expiresAt as a string',
-      body: { ...paymentCreated, expiresAt: '1771407312' },
-      field: 'expiresAt',
-    },
-    {
-      rule: 'pollInMs as a string',
-      body: { ...paymentCreated, pollInMs: '1000' },
-      field: 'pollInMs',
-    },
-    {
-      rule: 'no gatewayUrl',
-      body: { ...paymentCreated, gatewayUrl: undefined },
-      field: 'gatewayUrl',
-    },
+    broken('isFinal as a string', 'isFinal', 'false'),
+    broken('expiresAt as a string', 'expiresAt', '1771407312'),
+    broken('pollInMs as a string', 'pollInMs', '1000'),
+    broken('no gatewayUrl', 'gatewayUrl', undefined),
   ])('rejects $rule, naming $field', async ({ body, field }) => {
     answer(body, 201);
     const error = await rejectionOf(create());

@@ -15,6 +15,18 @@ const created = (list: readonly CryptoSettlementParams[]) => ({
   settlements: list.map((s, i) => ({ id: `cs_${i}`, ...s })),
 });
 
+/** A refusal case: one settlement, `usdc` with its asset (or destination) replaced. */
+const oneAsset = (rule: string, asset: unknown) => ({
+  rule,
+  list: [{ ...usdc, asset }],
+  field: 'settlements.0.asset',
+});
+const oneDestination = (rule: string, destination: unknown) => ({
+  rule,
+  list: [{ ...usdc, destination }],
+  field: 'settlements.0.destination',
+});
+
 describe('settlements.createCrypto request rules', () => {
   it.each<{ rule: string; list: CryptoSettlementParams[] }>([
     { rule: '1 settlement', list: many(1) },
@@ -58,91 +70,23 @@ describe('settlements.createCrypto request rules', () => {
     { rule: 'no settlements', list: [], field: 'settlements' },
     { rule: '51 settlements', list: many(51), field: 'settlements' },
     { rule: 'an object instead of an array', list: usdc, field: 'settlements' },
-    {
-      rule: 'a 2-character chain namespace',
-      list: [{ ...usdc, asset: caip19(a(2), a(1), a(3), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 9-character chain namespace',
-      list: [{ ...usdc, asset: caip19(a(9), a(1), a(3), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'an empty chain reference',
-      list: [{ ...usdc, asset: caip19(a(3), '', a(3), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 33-character chain reference',
-      list: [{ ...usdc, asset: caip19(a(3), a(33), a(3), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 2-character asset namespace',
-      list: [{ ...usdc, asset: caip19(a(3), a(1), a(2), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 9-character asset namespace',
-      list: [{ ...usdc, asset: caip19(a(3), a(1), a(9), a(1)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'an empty asset reference',
-      list: [{ ...usdc, asset: caip19(a(3), a(1), a(3), '') }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 129-character asset reference',
-      list: [{ ...usdc, asset: caip19(a(3), a(1), a(3), a(129)) }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a CAIP-10 account as the asset',
-      list: [{ ...usdc, asset: PAYOUT_ACCOUNT }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a dot in the asset',
-      list: [{ ...usdc, asset: 'eip155:8453/erc20:0x83.3' }],
-      field: 'settlements.0.asset',
-    },
-    {
-      rule: 'a 2-character account namespace',
-      list: [{ ...usdc, destination: caip10(a(2), a(1), a(1)) }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'a 9-character account namespace',
-      list: [{ ...usdc, destination: caip10(a(9), a(1), a(1)) }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'an empty account chain reference',
-      list: [{ ...usdc, destination: caip10(a(3), '', a(1)) }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'a 33-character account chain reference',
-      list: [{ ...usdc, destination: caip10(a(3), a(33), a(1)) }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'an empty address',
-      list: [{ ...usdc, destination: caip10(a(3), a(1), '') }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'a 129-character address',
-      list: [{ ...usdc, destination: caip10(a(3), a(1), a(129)) }],
-      field: 'settlements.0.destination',
-    },
-    {
-      rule: 'a CAIP-19 asset as the destination',
-      list: [{ ...usdc, destination: USDC_BASE }],
-      field: 'settlements.0.destination',
-    },
+    oneAsset('a 2-character chain namespace', caip19(a(2), a(1), a(3), a(1))),
+    oneAsset('a 9-character chain namespace', caip19(a(9), a(1), a(3), a(1))),
+    oneAsset('an empty chain reference', caip19(a(3), '', a(3), a(1))),
+    oneAsset('a 33-character chain reference', caip19(a(3), a(33), a(3), a(1))),
+    oneAsset('a 2-character asset namespace', caip19(a(3), a(1), a(2), a(1))),
+    oneAsset('a 9-character asset namespace', caip19(a(3), a(1), a(9), a(1))),
+    oneAsset('an empty asset reference', caip19(a(3), a(1), a(3), '')),
+    oneAsset('a 129-character asset reference', caip19(a(3), a(1), a(3), a(129))),
+    oneAsset('a CAIP-10 account as the asset', PAYOUT_ACCOUNT),
+    oneAsset('a dot in the asset', 'eip155:8453/erc20:0x83.3'),
+    oneDestination('a 2-character account namespace', caip10(a(2), a(1), a(1))),
+    oneDestination('a 9-character account namespace', caip10(a(9), a(1), a(1))),
+    oneDestination('an empty account chain reference', caip10(a(3), '', a(1))),
+    oneDestination('a 33-character account chain reference', caip10(a(3), a(33), a(1))),
+    oneDestination('an empty address', caip10(a(3), a(1), '')),
+    oneDestination('a 129-character address', caip10(a(3), a(1), a(129))),
+    oneDestination('a CAIP-19 asset as the destination', USDC_BASE),
     {
       rule: 'a bad entry after good ones',
       list: [...many(3), { ...usdc, asset: 'usdc' }],

@@ -2,8 +2,9 @@
 // 1 MiB of one is read, and the request log keeps the newest entries only.
 import { request as httpRequest } from 'node:http';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { BASE_URL } from '../../../support';
+import { useListeningMock } from '../../../support/servers';
 
 const MiB = 1024 * 1024;
 
@@ -64,16 +65,11 @@ function post(
 
 describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)', () => {
   const mock = createMockGateway();
-  let url: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ url, close } = await mock.listen());
-  });
-  afterAll(() => close());
+  const served = useListeningMock(mock);
   beforeEach(() => mock.reset());
 
   it('answers 401 to a 100 MB upload without a key before reading it, and records no body', async () => {
-    const sent = await post(url, { 'content-length': String(100 * MiB) }, 100 * MiB);
+    const sent = await post(served.url, { 'content-length': String(100 * MiB) }, 100 * MiB);
     expect(sent.status).toBe(401);
     expect(JSON.parse(sent.body)).toMatchObject({ code: 'missing_api_key' });
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
@@ -81,7 +77,7 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
   });
 
   it('answers 401 to a chunked upload with a wrong key before reading it', async () => {
-    const sent = await post(url, { 'api-key': 'sk_wrong' }, 100 * MiB);
+    const sent = await post(served.url, { 'api-key': 'sk_wrong' }, 100 * MiB);
     expect(sent.status).toBe(401);
     expect(JSON.parse(sent.body)).toMatchObject({ code: 'invalid_api_key' });
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
@@ -89,7 +85,7 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
 
   it('answers 401 to an upload that has only begun: it waits for no body byte', async () => {
     // One 1 KiB chunk, then silence: a server that read any of the body first would wait.
-    const { hostname, port } = new URL(url);
+    const { hostname, port } = new URL(served.url);
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
         { host: hostname, port, method: 'PATCH', path: '/v1/merchants/m', agent: false },
@@ -113,7 +109,11 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
   });
 
   it('answers 413 payload_too_large to a declared Content-Length over 1 MiB, reading none of it', async () => {
-    const sent = await post(url, { ...auth(), 'content-length': String(50 * MiB) }, 50 * MiB);
+    const sent = await post(
+      served.url,
+      { ...auth(), 'content-length': String(50 * MiB) },
+      50 * MiB,
+    );
     expect(sent.status).toBe(413);
     expect(JSON.parse(sent.body)).toEqual({
       code: 'payload_too_large',
@@ -124,11 +124,11 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
   });
 
   it('answers 413 to a chunked body once it passes 1 MiB, and keeps serving', async () => {
-    const sent = await post(url, auth(), 50 * MiB);
+    const sent = await post(served.url, auth(), 50 * MiB);
     expect(sent.status).toBe(413);
     expect(JSON.parse(sent.body)).toMatchObject({ code: 'payload_too_large' });
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
-    const after = await fetch(`${url}/v1/merchants/${mock.sample.merchantId}`, {
+    const after = await fetch(`${served.url}/v1/merchants/${mock.sample.merchantId}`, {
       headers: { 'Api-Key': mock.credentials.apiKey },
     });
     expect(after.status).toBe(200);
@@ -137,9 +137,13 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
   it('reads a body of exactly 1 MiB, and refuses one byte more', async () => {
     const json = JSON.stringify({ merchantName: 'Shop', merchantEmail: 'shop@example.com' });
     const exact = json.padEnd(MiB, ' ');
-    const ok = await fetch(`${url}/v1/merchants`, { method: 'POST', headers: auth(), body: exact });
+    const ok = await fetch(`${served.url}/v1/merchants`, {
+      method: 'POST',
+      headers: auth(),
+      body: exact,
+    });
     expect(ok.status).toBe(201);
-    const over = await fetch(`${url}/v1/merchants`, {
+    const over = await fetch(`${served.url}/v1/merchants`, {
       method: 'POST',
       headers: auth(),
       body: `${exact} `,
@@ -150,29 +154,24 @@ describe('a body is read only after the key, and at most 1 MiB of it (real HTTP)
 
 describe('the control API and the checkout page are bounded the same way (real HTTP)', () => {
   const mock = createMockGateway();
-  let url: string;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ url, close } = await mock.listen());
-  });
-  afterAll(() => close());
+  const served = useListeningMock(mock);
 
   it('answers 401 to a control call without a key before reading its 100 MB body', async () => {
-    const sent = await post(url, {}, 100 * MiB, '/__mock/faults');
+    const sent = await post(served.url, {}, 100 * MiB, '/__mock/faults');
     expect(sent.status).toBe(401);
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
   });
 
   it('answers 413 to a control call with a key and a body over 1 MiB', async () => {
     const headers = { 'api-key': mock.credentials.apiKey, 'content-type': 'application/json' };
-    const sent = await post(url, headers, 50 * MiB, '/__mock/faults');
+    const sent = await post(served.url, headers, 50 * MiB, '/__mock/faults');
     expect(sent.status).toBe(413);
     expect(JSON.parse(sent.body)).toMatchObject({ code: 'payload_too_large' });
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
   });
 
   it('answers 413 to a checkout form over 1 MiB, which needs no key, and leaves the payment open', async () => {
-    const payment = await mock.fetch(`${url}/v1/payments`, {
+    const payment = await mock.fetch(`${served.url}/v1/payments`, {
       method: 'POST',
       headers: {
         'Api-Key': mock.credentials.apiKey,
@@ -184,7 +183,7 @@ describe('the control API and the checkout page are bounded the same way (real H
     });
     const { paymentId } = (await payment.json()) as { paymentId: string };
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    const sent = await post(url, headers, 50 * MiB, `/pay/${paymentId}`);
+    const sent = await post(served.url, headers, 50 * MiB, `/pay/${paymentId}`);
     expect(sent.status).toBe(413);
     expect(sent.writtenBeforeAnswer).toBeLessThan(8 * MiB);
     expect(mock.getPayment(paymentId)?.status).toBe('requires_action');

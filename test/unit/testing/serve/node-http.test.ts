@@ -95,26 +95,23 @@ describe('listen({ host })', () => {
     }
   });
 
-  it('binds every IPv6 interface for :: and names [::1] in its url', async () => {
-    const server = await mock.listen({ host: '::' });
+  /** Listening on `host`, the mock names [::1] in its url and answers there. */
+  async function expectServedOnIpv6Loopback(host: string): Promise<void> {
+    const server = await mock.listen({ host });
     try {
       expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
       expect((await get(server.url)).status).toBe(200);
     } finally {
       await server.close();
     }
+  }
+
+  it('binds every IPv6 interface for :: and names [::1] in its url', async () => {
+    await expectServedOnIpv6Loopback('::');
   });
 
   it('takes an IPv6 address with or without brackets and writes it bracketed in the url', async () => {
-    for (const host of ['::1', '[::1]']) {
-      const server = await mock.listen({ host });
-      try {
-        expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
-        expect((await get(server.url)).status).toBe(200);
-      } finally {
-        await server.close();
-      }
-    }
+    for (const host of ['::1', '[::1]']) await expectServedOnIpv6Loopback(host);
   });
 
   it('rejects when the port is taken', async () => {

@@ -103,6 +103,12 @@ function client(h: Harness) {
   return { list, legacy, all, allLegacy };
 }
 
+/** `ids` are the 1,000 `sample` payments, each once, newest first. */
+function expectEverySampleNewestFirst(ids: string[], sample: MockPayment[]): void {
+  expect(new Set(ids).size).toBe(1000);
+  expect(ids).toEqual(sample.sort(byDate(-1)).map((p) => p.id));
+}
+
 describe.each(TRANSPORTS)('the payment list over %s', (transport) => {
   const h = useMockGateway(transport);
   const api = client(h);
@@ -111,12 +117,7 @@ describe.each(TRANSPORTS)('the payment list over %s', (transport) => {
   it('pages through the 1,000 sample payments with limit 37, each exactly once, newest first', async () => {
     const { ids, pages } = await api.all('?limit=37');
     expect(pages).toBe(Math.ceil(1000 / 37));
-    expect(new Set(ids).size).toBe(1000);
-    expect(ids).toEqual(
-      sample()
-        .sort(byDate(-1))
-        .map((p) => p.id),
-    );
+    expectEverySampleNewestFirst(ids, sample());
   });
 
   it('returns 20 items by default and a null nextCursor on the last page', async () => {
@@ -286,12 +287,7 @@ describe.each(TRANSPORTS)('the deprecated payment list over %s', (transport) => 
 
   it('pages through the 1,000 sample payments with limit 37, each exactly once', async () => {
     const ids = await api.allLegacy('?limit=37');
-    expect(new Set(ids).size).toBe(1000);
-    expect(ids).toEqual(
-      sample()
-        .sort(byDate(-1))
-        .map((p) => p.id),
-    );
+    expectEverySampleNewestFirst(ids, sample());
   });
 
   it('sends every required key of an item in snake_case, with a deprecation header', async () => {
