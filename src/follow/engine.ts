@@ -9,22 +9,23 @@ import {
   checkpointOf,
   Deadlines,
   type Entry,
+  isNews,
   newEntry,
   paceOf,
   pickHeld,
-  RANK,
   reportFailure,
 } from './entries';
-import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
-import { type FollowerIngestOutcome, type IngestibleEvent, snapshotOf } from './ingest';
+import { Backoff, readStatus, type ServiceHolds } from './held-read';
+import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
+import { ingestInto } from './ingest-step';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
 import { type FollowerSettings, OPERATION, type Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
 import type {
+  PaymentStatusChangeSource as ChangeSource,
   PaymentFollowerCheckpoint,
   PaymentStatusChange,
-  PaymentStatusChangeSource,
 } from './types';
 
 /**
@@ -83,20 +84,12 @@ export class FollowerEngine implements SweepHost {
 
   // ------------------------------------------------------------ the public side
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   get closed(): boolean {
     return this.#closed;
   }
 
   get entries(): ReadonlyMap<string, Entry> {
     return this.#entries;
-  }
-
-  has(paymentId: string): boolean {
-    return this.#entries.has(paymentId);
   }
 
   add(seed: Seed): void {
@@ -171,15 +164,10 @@ export class FollowerEngine implements SweepHost {
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  #report(
-    entry: Entry,
-    result: PaymentStatusResult,
-    learnedAt: number,
-    source: PaymentStatusChangeSource,
-  ): void {
+  #report(entry: Entry, result: PaymentStatusResult, at: number, source: ChangeSource): void {
     const previous = entry.known;
     entry.known = result;
-    entry.learnedAt = learnedAt;
+    entry.learnedAt = at;
     if (result.status === 'processing') this.#processing.add(entry);
     else this.#processing.delete(entry);
     if (result.isFinal) {
@@ -206,40 +194,14 @@ export class FollowerEngine implements SweepHost {
   /** Takes in a status from a read or a list item: reports it when it is news. */
   learn(entry: Entry, result: PaymentStatusResult, lookedAt: number): void {
     if (this.#closed || entry.done || this.#entries.get(entry.seed.paymentId) !== entry) return;
-    if (!differs(entry.known, result)) return;
-    const known = entry.known && RANK[entry.known.status];
-    const now = RANK[result.status];
-    // Statuses only move forward; without ranks, the fresher look wins.
-    const forward =
-      known === undefined || now === undefined ? lookedAt >= entry.learnedAt : now > known;
-    if (!forward) return;
-    this.#report(entry, result, lookedAt, 'poll');
+    if (isNews(entry, result, lookedAt)) this.#report(entry, result, lookedAt, 'poll');
   }
 
-  /**
-   * Takes in a webhook's snapshot of a followed payment. Its `payment_state_version` orders it
-   * among the snapshots taken in before; its status is reported when it is news, under the same
-   * rule as a read's (a status the follower knows, or one behind it, is not), so a change learned
-   * both ways is yielded once, by whichever came first.
-   */
+  /** A webhook's snapshot of a followed payment (`ingest.ts`): reported when it is news. */
   ingest(event: IngestibleEvent): FollowerIngestOutcome {
-    const snapshot = snapshotOf(event);
-    if (snapshot === undefined) return 'not-followed';
-    const { paymentId, version, result } = snapshot;
-    const entry = this.#entries.get(paymentId);
-    if (this.#closed || entry === undefined) return 'not-followed';
-    // Its final change waits to be yielded: nothing can follow it.
-    if (entry.done) return 'stale';
-    if (entry.version !== undefined && version <= entry.version) return 'stale';
-    entry.version = version;
-    if (!differs(entry.known, result)) return 'stale';
-    const known = entry.known && RANK[entry.known.status];
-    const now = RANK[result.status];
-    // A newer snapshot showing a status behind the known one (a buyer who backed out) is not
-    // reported, as a read showing it would not be; a status without a rank is, being newer.
-    if (known !== undefined && now !== undefined && now <= known) return 'stale';
-    this.#report(entry, result, Date.now(), 'webhook');
-    return 'yielded';
+    return ingestInto(this, event, (entry, result) => {
+      this.#report(entry, result, Date.now(), 'webhook');
+    });
   }
 
   #leave(entry: Entry): void {

@@ -1,6 +1,7 @@
 import type { LevelLogger } from '../core/logger';
 import { OPEN_PAYMENT_STATUSES } from '../rules/payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';
+import { differs } from './held-read';
 import { clampWait, pollHint } from './policy';
 import { entryOf, type FollowerSettings, OPERATION, type Seed } from './seeds';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
@@ -59,6 +60,19 @@ export interface Change {
 }
 
 /** A new entry for `seed`, added while `sweeps` sweeps had started. */
+/**
+ * Whether `result` is news for `entry`: a status it does not know and not behind the known one
+ * (statuses only move forward). Without a rank on both, a read's fresher look wins (`lookedAt`),
+ * and a newer webhook snapshot (no `lookedAt`) is news.
+ */
+export function isNews(entry: Entry, result: PaymentStatusResult, lookedAt?: number): boolean {
+  if (!differs(entry.known, result)) return false;
+  const known = entry.known && RANK[entry.known.status];
+  const now = RANK[result.status];
+  if (known !== undefined && now !== undefined) return now > known;
+  return lookedAt === undefined || lookedAt >= entry.learnedAt;
+}
+
 export function newEntry(seed: Seed, sweeps: number): Entry {
   return {
     seed,

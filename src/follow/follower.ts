@@ -88,11 +88,11 @@ export class LazyPaymentFollower implements PaymentFollower {
   }
 
   has(paymentId: string): boolean {
-    return this.#loaded ? this.#loaded.has(paymentId) : this.#seeds.has(paymentId);
+    return this.#loaded ? this.#loaded.entries.has(paymentId) : this.#seeds.has(paymentId);
   }
 
   get size(): number {
-    return this.#loaded ? this.#loaded.size : this.#seeds.size;
+    return this.#loaded ? this.#loaded.entries.size : this.#seeds.size;
   }
 
   get closed(): boolean {

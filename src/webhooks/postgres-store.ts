@@ -10,7 +10,7 @@ import {
   type PostgresGuardContext,
   type PostgresGuardStore,
   quoted,
-} from './postgres';
+} from './postgres-shapes';
 
 /** Event ids are kept this long (the service retries for about 28 hours). */
 const EVENT_DAYS = 3;

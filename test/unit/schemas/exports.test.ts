@@ -224,6 +224,8 @@ const fieldTypes = [
   'PaymentStatus',
   'KnownPaymentStatus',
   'ListPaymentStatus',
+  // The statuses a payment can still leave (isOpenPaymentStatus narrows to it).
+  'OpenPaymentStatus',
   'PaymentFailureCode',
   'CollectDataFieldType',
   // What payments.create returns: PaymentCreatedSchema's body, plus the merchantId the SDK adds.
