@@ -224,6 +224,7 @@ const fieldTypes = [
   'PaymentStatus',
   'KnownPaymentStatus',
   'ListPaymentStatus',
+  'OpenPaymentStatus',
   'PaymentFailureCode',
   'CollectDataFieldType',
   // What payments.create returns: PaymentCreatedSchema's body, plus the merchantId the SDK adds.
