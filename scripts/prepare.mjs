@@ -3,7 +3,8 @@
 // after every `npm install`, and when `npx merchant-gateway-mock` (the root's own bin) first runs
 // from a clone; a full build takes 15 to 25 s on a loaded 2-core machine. This builds each package
 // whose dist/ is missing or older than what it is built from, and skips the others.
-// `node scripts/prepare.mjs --force` builds all three; `npm publish` builds in `prepack` anyway.
+// `node scripts/prepare.mjs --force` builds all three; `npm publish` builds in full in
+// `prepublishOnly` (not `prepack`: publint and attw pack the packages while other checks read dist/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -30,7 +30,9 @@ const phases = [
   { name: 'test:mcp', needs: ['build'] },
   { name: 'test:cli', needs: ['build'], after: ['test:mcp'] },
   { name: 'size', needs: ['build'] },
-  { name: 'check:package', needs: ['build'], after: ['size'], low: true },
+  // attw packs the package, which runs its `prepare` (scripts/prepare.mjs): after both builds it
+  // finds every dist/ up to date and builds nothing under the phases reading them.
+  { name: 'check:package', needs: ['build'], after: ['size', 'build:packages'], low: true },
   // publint and attw on the two packages, then the three installed from their tarballs.
   {
     name: 'check:packages',
