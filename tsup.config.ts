@@ -25,37 +25,6 @@ const ownKeysOnly: Plugin = {
   },
 };
 
-type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
-
-// The Node ESM build's transport imports ky on its first request (src/core/ky-lazy.ts) instead of
-// with the SDK (src/core/ky.ts): ky's import loads Node's fetch for a feature check. The attempt
-// step (src/core/attempt.ts) is what loads it.
-const lazyKy: EsbuildPlugin = {
-  name: 'lazy-ky',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/ky$/ }, (args) =>
-      args.importer.endsWith('/src/core/attempt.ts')
-        ? { path: args.importer.replace(/attempt\.ts$/, 'ky-lazy.ts') }
-        : undefined,
-    );
-  },
-};
-
-// The browser-facing ESM builds (dist/index.js, dist/buyer.js) load what only a failed call runs
-// (p-retry, the error factory and body redaction: src/core/retry-load.ts, failure-load.ts) as
-// chunks of their own on the first failure. Node's builds and the tests keep them loaded with the
-// SDK: a dynamic import there would only add a wait (real I/O, unseen by a test's fake clock).
-const lazyOnFailure: EsbuildPlugin = {
-  name: 'lazy-on-failure',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/(failure|retry)-load$/ }, (args) =>
-      /\/src\/core\/[\w-]+\.ts$/.test(args.importer)
-        ? { path: args.importer.replace(/[\w-]+\.ts$/, `${args.path.slice(2)}-lazy.ts`) }
-        : undefined,
-    );
-  },
-};
-
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
@@ -75,7 +44,11 @@ export default defineConfig([
   // passes `baseUrl`, which TypeScript 6 flags as deprecated.
   {
     ...shared,
-    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
+    entry: {
+      ...(shared.entry as Record<string, string>),
+      buyer: 'src/buyer.ts',
+      webhooks: 'src/webhooks/index.ts',
+    },
     format: ['esm', 'cjs'],
     dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0' } },
   },
@@ -90,7 +63,6 @@ export default defineConfig([
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw', 'isows'],
-    esbuildPlugins: [lazyOnFailure],
   },
   // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
   // would carry the partner's resources into a wallet's bundle.
@@ -100,22 +72,22 @@ export default defineConfig([
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw'],
-    esbuildPlugins: [lazyOnFailure],
   },
-  // The main entry for Node's `import` (the "node" condition): the same code, ky loaded with the
-  // first request. Its types are the main build's; the testing entries stay on the main build.
+  // The webhooks entry (merchant-gateway/webhooks) built on its own, like the buyer's: a receiver
+  // (an edge function, a Worker) ships the verifier and the event schemas, not the client.
   {
     ...shared,
-    entry: { index: 'src/index.ts' },
-    outDir: 'dist/node',
+    entry: { webhooks: 'src/webhooks/index.ts' },
     format: ['esm'],
     noExternal: ['zod'],
-    external: ['ky', 'p-retry', 'msw'],
-    esbuildPlugins: [lazyKy],
   },
   {
     ...shared,
-    entry: { ...(shared.entry as Record<string, string>), buyer: 'src/buyer.ts' },
+    entry: {
+      ...(shared.entry as Record<string, string>),
+      buyer: 'src/buyer.ts',
+      webhooks: 'src/webhooks/index.ts',
+    },
     format: ['cjs'],
     // Node >= 22.12 can require() ky and p-retry, but esbuild's CJS interop (node mode, as our
     // package is "type": "module") then hands us their namespace as the default export, so

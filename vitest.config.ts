@@ -10,6 +10,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
       },
       {
+        find: /^merchant-gateway\/webhooks$/,
+        replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)),
+      },
+      {
         find: /^merchant-gateway\/buyer$/,
         replacement: fileURLToPath(new URL('./src/buyer.ts', import.meta.url)),
       },

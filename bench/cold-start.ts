@@ -1,7 +1,7 @@
 // Why: a server, CLI or lambda pays a client's import and first call on every cold start; measured in fresh processes against the same peers, with the target (SDK import <= 0.5x stripe's) checked on the same run.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { distEsm, distEsmDefault, fmt, median, type PeerProcess, root, table } from './common';
+import { distEsm, fmt, median, type PeerProcess, root, table } from './common';
 
 const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 11);
 export const TARGET_VS_STRIPE = 0.5;
@@ -62,8 +62,6 @@ export async function runColdStart(server: PeerProcess): Promise<ColdStartResult
     { name: 'fetch (global, no import)', args: ['fetch', server.url] },
     { name: 'ky 2', args: ['ky', server.url] },
     { name: 'merchant-gateway (SDK)', args: ['sdk', server.url, distEsm] },
-    // The build a bundler, Bun, Deno or a Worker resolves: ky, and Node's fetch, load at import.
-    { name: '  SDK, default build', args: ['sdk', server.url, distEsmDefault] },
     ...extraBuilds().map(([label, entry]) => ({
       name: `SDK, ${label}`,
       args: ['sdk', server.url, entry],

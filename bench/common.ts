@@ -8,17 +8,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 // BENCH_DIST points the benchmarks at another build (e.g. a branch's dist/) to compare the two.
 const dist = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist/', import.meta.url));
-// What Node's import resolves the package to (the "node" condition): ky loads with the first call.
-export const distEsm = join(dist, 'node', 'index.js');
-// What a bundler or another runtime resolves it to: ky loads with the SDK.
-export const distEsmDefault = join(dist, 'index.js');
+// What Node's import (and a bundler, and every other runtime) resolves the package to.
+export const distEsm = join(dist, 'index.js');
 export const distCjs = join(dist, 'index.cjs');
 
 export type Sdk = typeof import('merchant-gateway');
 
 /** The built package (what users run), typed from the sources; or the build in `dir`. */
 export async function loadSdk(dir?: string): Promise<Sdk> {
-  const entry = dir === undefined ? distEsm : join(dir, 'node', 'index.js');
+  // A build from before issue 36 had Node's own ESM build in node/: the one its users ran.
+  const entry =
+    dir === undefined
+      ? distEsm
+      : ([join(dir, 'node', 'index.js'), join(dir, 'index.js')].find((f) => existsSync(f)) ?? '');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   return (await import(pathToFileURL(entry).href)) as Sdk;
 }

@@ -13,7 +13,9 @@ import { ensurePeers } from './peers';
 import { runPerCall } from './per-call';
 import { runProfile } from './profile';
 import { printSummary } from './summary';
+import { runTelemetry } from './telemetry';
 import { runValidation } from './validation';
+import { runWebhooks } from './webhooks';
 
 interface Suite {
   /** Part of a plain `npm run bench`; the others run only when named. */
@@ -79,10 +81,25 @@ const suites: Record<string, Suite> = {
       withStub({ STUB_PAGES: String(PAGES), STUB_PAGE_SIZE: String(PAGE_SIZE) }, runPagination),
   },
   validation: { byDefault: false, perNode: true, run: runValidation },
+  // What the telemetry option costs a call, on over off, without the peer SDKs (per-call has it too).
+  telemetry: {
+    byDefault: false,
+    perNode: true,
+    run: async () => {
+      const server = await startPeerProcess();
+      try {
+        return await runTelemetry(server);
+      } finally {
+        await server.close();
+      }
+    },
+  },
   'cold-import': { byDefault: false, perNode: true, run: runColdImport },
   // 1,000 concurrent payments.create: p50/p99 and CPU per call against bare ky and raw fetch, on
   // each Node line (issue 23 names a target for both).
   concurrency: { byDefault: true, perNode: true, run: runConcurrency },
+  // Verifying one webhook delivery (and unwrapping it) beside standardwebhooks' verify (issue 34).
+  webhooks: { byDefault: true, perNode: true, run: runWebhooks },
   // 10,000 open payments followed by one payments.follower() against 10,000 waitForFinal calls.
   following: { byDefault: true, perNode: false, run: runFollowing },
 };

@@ -5,9 +5,6 @@ import { TARGET_VS_STRIPE } from './cold-start';
 import { fmt, table } from './common';
 import { TARGET_VS_KY, TARGET_VS_PEER_GET } from './per-call';
 
-/** Issue 23's bound on the browser bundle at import, min+gzip. */
-const BUNDLE_TARGET_BYTES = 30 * 1024;
-
 interface Ratio {
   op: string;
   versus: string;
@@ -26,6 +23,14 @@ interface Results {
   'cold-start'?: { target: { sdkVsStripe: number; cpuSdkVsStripe: number } };
   concurrency?: { target: { vsKy: number; vsFloor: number } };
   size?: { report: string };
+}
+
+/** One entry of the size report: gzip bytes at first load and of every chunk, and its budgets. */
+interface SizeEntry {
+  file: string;
+  firstLoad: number;
+  total: number;
+  budget: { firstLoad?: number; total?: number };
 }
 
 function read(file: string): Results | undefined {
@@ -97,33 +102,28 @@ export function printSummary(resultsDir: URL, withNode24: boolean): void {
       verdict,
     ];
   });
-  // The bundle does not depend on the Node line: one figure, from this run's size report.
+  // The bundle does not depend on the Node line: one figure per entry and load, from this run's
+  // size report (scripts/check-size.mjs), against the budgets it carries.
   const sizeReport = runs[0]?.size?.report;
   const size =
     sizeReport !== undefined && existsSync(sizeReport)
-      ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as {
-          gzipped: number;
-          buyer?: { gzipped: number; target: number };
-        })
+      ? (JSON.parse(readFileSync(sizeReport, 'utf8')) as { entries: SizeEntry[] })
       : undefined;
   // Nothing of the table ran (`npm run bench -- following`, say): no table.
   if (size === undefined && rows.every((row) => row.at(-1) === 'not run')) return;
-  rows.push([
-    'browser bundle at import, min+gzip',
-    size === undefined ? '-' : `${(size.gzipped / 1024).toFixed(1)} KB`,
-    '',
-    `≤ ${BUNDLE_TARGET_BYTES / 1024} KB`,
-    size === undefined ? 'not run' : size.gzipped <= BUNDLE_TARGET_BYTES ? 'met' : 'NOT met',
-  ]);
-  // Issue 27's bound on merchant-gateway/buyer, a wallet's bundle (the target is in the report).
-  const buyer = size?.buyer;
-  rows.push([
-    'buyer entry bundle at import, min+gzip',
-    buyer === undefined ? '-' : `${(buyer.gzipped / 1024).toFixed(1)} KB`,
-    '',
-    buyer === undefined ? '≤ 20 KB' : `≤ ${buyer.target / 1024} KB`,
-    buyer === undefined ? 'not run' : buyer.gzipped <= buyer.target ? 'met' : 'NOT met',
-  ]);
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+  for (const entry of size?.entries ?? []) {
+    for (const load of ['firstLoad', 'total'] as const) {
+      const budget = entry.budget[load];
+      rows.push([
+        `${entry.file} ${load === 'firstLoad' ? 'first load' : 'total'}, min+gzip`,
+        kb(entry[load]),
+        '',
+        budget === undefined ? '' : `≤ ${kb(budget)}`,
+        budget === undefined ? '' : entry[load] <= budget ? 'met' : 'NOT met',
+      ]);
+    }
+  }
   table(
     'Issue 23, by wall time, from this run on each Node line (a "-": that part or that line did not run)',
     ['figure', 'Node 22', 'Node 24', 'target', 'verdict'],

@@ -8,7 +8,8 @@ import {
 } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 
-const mock = createMockGateway({ pollInMs: 100 });
+// settleAfterMs: 0 pays a succeeded payment out at once (by default the mock settles 1 s later).
+const mock = createMockGateway({ pollInMs: 100, settleAfterMs: 0 });
 const server = await mock.listen();
 const gateway = new MerchantGateway({
   baseUrl: server.url,

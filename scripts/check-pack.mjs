@@ -77,7 +77,12 @@ function project(temp, tarball, version) {
     // zod is bundled into dist: the runtime never loads it; it is installed for the .d.ts files.
     if (!existsSync(join(app, 'node_modules/zod')))
       throw new Error('check-pack: zod not installed');
-    for (const file of ['dist/index.js', 'dist/node/index.js', 'dist/index.cjs']) {
+    for (const file of [
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/webhooks.js',
+      'dist/webhooks.cjs',
+    ]) {
       if (/\bfrom ['"]zod|require\(['"]zod/.test(readFileSync(join(installed, file), 'utf8'))) {
         throw new Error(`check-pack: ${file} loads zod at run time; it is meant to be bundled`);
       }
@@ -108,6 +113,10 @@ const { createMockGateway } = require('merchant-gateway/testing');
     const { BuyerClient } = require('merchant-gateway/buyer');
     const view = await new BuyerClient({ baseUrl: server.url, apiKey: mock.credentials.apiKey }).get(created.paymentId);
     if (typeof view.status !== 'string') throw new Error('the buyer entry read no status');
+    // merchant-gateway/webhooks: the service's test vector verifies (tolerance off).
+    const { Webhooks } = require('merchant-gateway/webhooks');
+    await new Webhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', toleranceSeconds: Infinity })
+      .verifySignature('{"test": 2432232314}', { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' });
   } finally {
     await server.close();
   }
@@ -134,6 +143,14 @@ try {
     merchantId: mock.sample.merchantId, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'esm-2',
   });
   if ((await buyer.get(cancelled.paymentId)).status !== 'requires_action') throw new Error('the buyer entry read no view');
+  // merchant-gateway/webhooks, and the main entry's Webhooks: the service's test vector verifies.
+  const vector = ['{"test": 2432232314}', { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' }];
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const { Webhooks, WebhookEventSchema } = await import('merchant-gateway/webhooks');
+  if (WebhookEventSchema === undefined) throw new Error('the webhooks entry exports no schemas');
+  await new Webhooks({ secret, toleranceSeconds: Infinity }).verifySignature(...vector);
+  const { Webhooks: MainWebhooks } = await import('merchant-gateway');
+  await new MainWebhooks({ secret, toleranceSeconds: Infinity }).verifySignature(...vector);
 } finally {
   await server.close();
 }`;
@@ -228,6 +245,7 @@ const consumer = `import {
 } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { BuyerClient, type PaymentOptions, PayError } from 'merchant-gateway/buyer';
+import { type WebhookEvent, Webhooks, WebhookEventSchema } from 'merchant-gateway/webhooks';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 const gateway = new MerchantGateway({ baseUrl: 'https://gateway.example', apiKey: 'sk_test' });
@@ -238,6 +256,19 @@ export const optionIds: Promise<string[]> = options.then((o) => o.options.map((o
 export const isPayError = (e: unknown): boolean => e instanceof PayError;
 // @ts-expect-error a misspelt buyer result field does not compile
 export const misspeltOption = options.then((o) => o.option);
+// The webhooks entry: a switch on the event type narrows, the snapshot closed.
+export const webhooks = new Webhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+export const eventSchema: typeof WebhookEventSchema = WebhookEventSchema;
+export function txId(event: WebhookEvent): string | null | undefined {
+  switch (event.type) {
+    case 'payment.succeeded':
+      // @ts-expect-error the wire's names are snake_case
+      event.data.paymentId;
+      return event.data.success?.tx_id;
+    default:
+      return undefined;
+  }
+}
 export const created: Promise<PaymentCreated> = gateway.payments.create({
   merchantId: 'm_1',
   amount: { unit: 'iso4217/USD', value: '100' },
@@ -263,6 +294,8 @@ export const misspelt = payment.gatewayURL;
 const mainOnly = consumer
   .replace(/import \{ createMockGateway \}[^\n]*\n/, '')
   .replace(/import \{ BuyerClient[^\n]*\n/, '')
+  .replace(/import \{ type WebhookEvent[^\n]*\n/, '')
+  .replace(/\/\/ The webhooks entry:[\s\S]*?\n}\n/, '')
   .replace(/\/\/ The buyer entry:[\s\S]*?o\.option\);\n/, '')
   .replace(/export const mock[\s\S]*?= false;\n/, '');
 const testingOnly = `import { createMockGateway } from 'merchant-gateway/testing';
@@ -274,6 +307,11 @@ export const handlersTyped: IsAny<(typeof mock.handlers)[number]> = false;
 const buyerOnly = `import { BuyerClient, type PaymentOptions } from 'merchant-gateway/buyer';
 const buyer = new BuyerClient({ baseUrl: 'https://gateway.example', appId: 'app', clientId: 'client' });
 export const options: Promise<PaymentOptions> = buyer.options('pay_1', { accounts: ['eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb'] });
+`;
+
+const webhooksOnly = `import { type WebhookEvent, Webhooks } from 'merchant-gateway/webhooks';
+export const webhooks = new Webhooks({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+export const paid = (event: WebhookEvent) => event.type === 'payment.succeeded' && event.data.success?.tx_id;
 `;
 
 const resolutions = [
@@ -315,6 +353,7 @@ async function typeMatrix(app) {
   writeFileSync(join(app, 'main-node10.ts'), mainOnly);
   writeFileSync(join(app, 'testing-node10.ts'), testingOnly);
   writeFileSync(join(app, 'buyer-node10.ts'), buyerOnly);
+  writeFileSync(join(app, 'webhooks-node10.ts'), webhooksOnly);
   const base = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'] };
   const jobs = [];
   const compile = (row, column, ts, name, options, files) => {
@@ -340,6 +379,7 @@ async function typeMatrix(app) {
       row.node10 = { skip: 'n/a in TS 7' };
       row['node10 testing'] = { skip: 'n/a in TS 7' };
       row['node10 buyer'] = { skip: 'n/a in TS 7' };
+      row['node10 webhooks'] = { skip: 'n/a in TS 7' };
     } else {
       const options = {
         module: 'commonjs',
@@ -349,6 +389,7 @@ async function typeMatrix(app) {
       compile(row, 'node10', ts, 'node10-main', options, ['main-node10.ts']);
       compile(row, 'node10 testing', ts, 'node10-testing', options, ['testing-node10.ts']);
       compile(row, 'node10 buyer', ts, 'node10-buyer', options, ['buyer-node10.ts']);
+      compile(row, 'node10 webhooks', ts, 'node10-webhooks', options, ['webhooks-node10.ts']);
     }
     rows.push(row);
   }
@@ -362,7 +403,13 @@ async function typeMatrix(app) {
 }
 
 function printMatrix(rows) {
-  const columns = [...resolutions.map((r) => r.name), 'node10', 'node10 testing', 'node10 buyer'];
+  const columns = [
+    ...resolutions.map((r) => r.name),
+    'node10',
+    'node10 testing',
+    'node10 buyer',
+    'node10 webhooks',
+  ];
   const cell = (result) =>
     !result
       ? '—'

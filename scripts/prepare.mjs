@@ -21,7 +21,7 @@ const packages = [
       'dist/index.js',
       'dist/index.cjs',
       'dist/index.d.ts',
-      'dist/node/index.js',
+      'dist/webhooks.js',
       'dist/buyer.js',
       'dist/testing/cli.js',
     ],

@@ -1,6 +1,6 @@
 // Why: proves the built package (not src/) loads by import and require and completes real calls on whichever runtime runs this file (Node, Bun, Deno).
 import { createRequire } from 'node:module';
-import { drive, driveBuyer, startSmokeServer } from './smoke-drive.mjs';
+import { drive, driveBuyer, driveWebhooks, startSmokeServer } from './smoke-drive.mjs';
 
 const require = createRequire(import.meta.url);
 const runtime =
@@ -13,15 +13,18 @@ const runtime =
 const server = await startSmokeServer();
 try {
   await drive(await import('../dist/index.js'), server);
-  // The build Node's import resolves ("node" condition; Bun and Deno may pick it too): ky loads
-  // with the first call.
-  await drive(await import('../dist/node/index.js'), server);
   await drive(require('../dist/index.cjs'), server);
   // merchant-gateway/buyer, by import and require.
   await driveBuyer(await import('../dist/index.js'), await import('../dist/buyer.js'), server);
   await driveBuyer(require('../dist/index.cjs'), require('../dist/buyer.cjs'), server);
+  // merchant-gateway/webhooks by import and require, and the main entry's Webhooks (its
+  // verifier a chunk of its own, loaded on first use).
+  await driveWebhooks(await import('../dist/webhooks.js'));
+  await driveWebhooks(require('../dist/webhooks.cjs'));
+  await driveWebhooks(await import('../dist/index.js'));
+  await driveWebhooks(require('../dist/index.cjs'));
   console.log(
-    `${runtime}: dist by import (both builds) and require, the buyer entry by both, ${server.kind} server`,
+    `${runtime}: dist by import and require, the buyer and webhooks entries by both, ${server.kind} server`,
   );
 } catch (error) {
   console.error(`${runtime}: FAILED`, error);

@@ -114,3 +114,84 @@ export async function driveBuyer(sdk, entry, server) {
   assert(error instanceof entry.RequestValidationError, `a RequestValidationError, got ${error}`);
   assert((await server.requests()) === before, 'nothing is sent for an invalid account');
 }
+
+/**
+ * Receiving webhooks with `entry` (merchant-gateway/webhooks, or the main entry, whose
+ * verifier loads on first use): the service's published test vector verifies with the tolerance
+ * off and is refused once altered, and a delivery signed at run time (Web Crypto, the scheme
+ * written out here, not the SDK's signer) unwraps to its event, from a body with headers and from
+ * a Fetch Request. Self-contained like `drive`: its source travels into the bundles.
+ */
+export async function driveWebhooks(entry) {
+  const assert = (condition, message) => {
+    if (!condition) throw new Error(`assertion failed (webhooks): ${message}`);
+  };
+  const vector = {
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    body: '{"test": 2432232314}',
+    headers: {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    },
+  };
+  const replay = new entry.Webhooks({ secret: vector.secret, toleranceSeconds: Infinity });
+  await replay.verifySignature(vector.body, vector.headers);
+  const altered = await replay.verifySignature('{"test": 2432232315}', vector.headers).then(
+    () => undefined,
+    (e) => e,
+  );
+  assert(altered instanceof entry.WebhookVerificationError, `altered body: ${altered}`);
+  assert(altered.reason === 'invalid_signature', `altered body: ${altered.reason}`);
+
+  const keyBytes = crypto.getRandomValues(new Uint8Array(24));
+  const secret = `whsec_${btoa(String.fromCharCode(...keyBytes))}`;
+  const snapshot = {
+    payment_id: 'pay_smoke',
+    merchant_id: 'merchant_smoke',
+    live: false,
+    payment_state_version: 2,
+    reference_id: null,
+    status: 'succeeded',
+    amount: { unit: 'iso4217/USD', value: '1000' },
+    created_at: '2026-06-30T09:59:00.084Z',
+    expires_at: '2026-06-30T10:14:00.000Z',
+    processing: null,
+    success: { succeeded_at: '2026-06-30T10:00:00.271Z', tx_id: 'test:pay_smoke' },
+    failed: null,
+    cancelled: null,
+    expired: null,
+    settled: null,
+  };
+  const body = JSON.stringify({
+    id: 'evt_smoke',
+    type: 'payment.succeeded',
+    api_version: '2026-05-18',
+    created_at: '2026-06-30T10:00:00.271Z',
+    data: snapshot,
+  });
+  const id = 'msg_smoke';
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const key = await crypto.subtle.importKey(
+    'raw',
+    keyBytes,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)),
+  );
+  const headers = {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${btoa(String.fromCharCode(...mac))}`,
+  };
+  const webhooks = new entry.Webhooks({ secret });
+  const event = await webhooks.unwrap(new TextEncoder().encode(body), headers);
+  assert(event.type === 'payment.succeeded', `event.type ${event.type}`);
+  assert(event.data.success.tx_id === 'test:pay_smoke', 'the snapshot as sent');
+  const request = new Request('https://shop.example/webhooks', { method: 'POST', body, headers });
+  const fromRequest = await webhooks.unwrap(request);
+  assert(fromRequest.id === 'evt_smoke', `unwrap(request): ${fromRequest.id}`);
+}

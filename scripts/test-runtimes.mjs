@@ -8,7 +8,7 @@ import { EdgeVM } from '@edge-runtime/vm';
 import * as esbuild from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { nodeBinary } from './node-binaries.mjs';
-import { drive, driveBuyer, startSmokeServer } from './smoke-drive.mjs';
+import { drive, driveBuyer, driveWebhooks, startSmokeServer } from './smoke-drive.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -54,7 +54,7 @@ function runNode(name, version) {
 async function bundle(format, driver, external = []) {
   const { outputFiles } = await esbuild.build({
     stdin: {
-      contents: `import * as sdk from './dist/index.js';\nimport * as buyerEntry from './dist/buyer.js';\nconst drive = ${drive.toString()};\nconst driveBuyer = ${driveBuyer.toString()};\n${driver}`,
+      contents: `import * as sdk from './dist/index.js';\nimport * as buyerEntry from './dist/buyer.js';\nimport * as webhooksEntry from './dist/webhooks.js';\nconst drive = ${drive.toString()};\nconst driveBuyer = ${driveBuyer.toString()};\nconst driveWebhooks = ${driveWebhooks.toString()};\n${driver}`,
       resolveDir: root,
       loader: 'js',
     },
@@ -87,7 +87,7 @@ async function runEdge() {
   const t = Date.now();
   const code = await bundle(
     'iife',
-    'globalThis.driveSmoke = async (server) => { await drive(sdk, server); await driveBuyer(sdk, buyerEntry, server); };',
+    'globalThis.driveSmoke = async (server) => { await drive(sdk, server); await driveBuyer(sdk, buyerEntry, server); await driveWebhooks(webhooksEntry); await driveWebhooks(sdk); };',
   );
   const server = await startSmokeServer();
   try {
@@ -107,7 +107,7 @@ async function runEdge() {
     report(
       'edge-runtime',
       true,
-      `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}: iife bundle of dist and the buyer entry, the VM's fetch, ${where}, ${server.kind} server`,
+      `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}: iife bundle of dist and the buyer and webhooks entries, the VM's fetch, ${where}, ${server.kind} server`,
       t,
     );
   } catch (error) {
@@ -136,6 +136,10 @@ export default {
       await drive(sdk, server);
       await drive(cjs, server);
       await driveBuyer(sdk, buyerEntry, server);
+      // Receiving webhooks in a Worker: the entry, and the main entry's lazily loaded verifier.
+      await driveWebhooks(webhooksEntry);
+      await driveWebhooks(sdk);
+      await driveWebhooks(cjs);
       return new Response(typeof process === 'undefined' ? 'no process global' : 'process');
     } catch (error) {
       return new Response(String(error?.stack ?? error), { status: 500 });
@@ -174,7 +178,7 @@ async function runWorkerd() {
     report(
       'workerd',
       true,
-      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, the buyer entry, ${text}, ${server.kind} server`,
+      `workerd ${versionOf('workerd')} via miniflare ${versionOf('miniflare')}: dist by an esm bundle and a CommonJS module, the buyer and webhooks entries, ${text}, ${server.kind} server`,
       t,
     );
   } catch (error) {

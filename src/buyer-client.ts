@@ -8,7 +8,8 @@ import { Buyer } from './resources/buyer';
  * flag); a PSP's checkout backend may use its `apiKey` (refused in a browser unless
  * `dangerouslyAllowBrowser: true`).
  */
-export interface BuyerClientOptions extends Omit<ClientOptions, 'merchantId' | 'legacyApiKey'> {}
+export interface BuyerClientOptions
+  extends Omit<ClientOptions, 'merchantId' | 'legacyApiKey' | 'webhookSecret'> {}
 
 /**
  * The buyer's side of the service alone (`merchant-gateway/buyer`): what a wallet, a web

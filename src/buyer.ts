@@ -6,7 +6,9 @@
 
 export type { BuyerClientOptions } from './buyer-client';
 export { BuyerClient } from './buyer-client';
-export type { ErrorCode, KnownErrorCode } from './core/api-error';
+export type { WithResponse } from './core/api-promise';
+export { ApiPromise } from './core/api-promise';
+export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';
 export {
   ApiError,
   AuthenticationError,
@@ -15,10 +17,8 @@ export {
   NotFoundError,
   RateLimitedError,
   ServerError,
-} from './core/api-error';
-export type { WithResponse } from './core/api-promise';
-export { ApiPromise } from './core/api-promise';
-export type { ValidationIssue } from './core/errors';
+} from './core/errors/api-error';
+export type { ValidationIssue } from './core/errors/base';
 export {
   ConfigurationError,
   ConnectionError,
@@ -27,11 +27,11 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-} from './core/errors';
+} from './core/errors/base';
+export type { PayFailure } from './core/errors/pay-error';
+export { PayError } from './core/errors/pay-error';
+export type { RequestHooks, RequestOptions } from './core/http/transport';
 export type { LogData, Logger, LogLevel } from './core/logger';
-export type { PayFailure } from './core/pay-error';
-export { PayError } from './core/pay-error';
-export type { RequestHooks, RequestOptions } from './core/transport';
 export type { Buyer } from './resources/buyer';
 export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
 // What a client hands its resources: named in their constructors' declarations, so exported for

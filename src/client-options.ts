@@ -1,8 +1,9 @@
 // The options of a client, apart from any client class: the main entry's MerchantGateway and the
 // buyer entry's BuyerClient both take them, and client-parts.ts resolves them.
+
+import type { RequestHooks } from './core/http/transport';
 import type { Logger, LogLevel } from './core/logger';
-import type { TelemetryOptions } from './core/telemetry';
-import type { RequestHooks } from './core/transport';
+import type { TelemetryOptions } from './core/telemetry/option';
 
 /** Options of `MerchantGateway`. Every one may be overridden later with `withOptions`. */
 export interface ClientOptions {
@@ -33,6 +34,12 @@ export interface ClientOptions {
    * @default process.env.MERCHANT_GATEWAY_MERCHANT_ID
    */
   merchantId?: string | undefined;
+  /**
+   * The signing secret of your webhook endpoint, `whsec_…`, for `gateway.webhooks`; or several
+   * during a rotation (an array, or one string separated by commas). Never sent to the service.
+   * @default process.env.MERCHANT_GATEWAY_WEBHOOK_SECRET (comma-separated for several)
+   */
+  webhookSecret?: string | readonly string[] | undefined;
   /** Contract version, sent as `WCP-Version` when set (e.g. `'2026-02-18'`). */
   apiVersion?: string | undefined;
   /**

@@ -2,14 +2,14 @@
 // MerchantGateway and the buyer entry's BuyerClient both start here, and a bundle of the buyer
 // entry carries none of the partner's resources.
 import type { ClientOptions } from './client-options';
-import type { CredentialSource } from './core/auth-hints';
-import { ConfigurationError } from './core/errors';
+import { ConfigurationError } from './core/errors/base';
+import type { CredentialSource } from './core/errors/failure';
+import { type NumericOption, numericOptionProblem } from './core/http/prepare';
+import { type RequestHooks, Transport } from './core/http/transport';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
-import { type NumericOption, numericOptionProblem } from './core/options';
-import { own } from './core/own';
-import { REDACTED, Redactor } from './core/redact';
-import { telemetryFrom } from './core/telemetry';
-import { type RequestHooks, Transport } from './core/transport';
+import { own } from './core/safety/own';
+import { REDACTED, Redactor } from './core/safety/redact';
+import { telemetryFrom } from './core/telemetry/option';
 import type { BaseContext } from './resources/resource';
 import { VERSION } from './version';
 
@@ -24,7 +24,8 @@ function source(given: string | undefined, resolved: string | undefined): Creden
   return given !== undefined ? 'option' : 'env';
 }
 
-function env(name: string): string | undefined {
+/** An environment variable, or undefined when unset, empty or unreadable. */
+export function env(name: string): string | undefined {
   const vars = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   let value: string | undefined;

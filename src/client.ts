@@ -1,5 +1,5 @@
 import type { ClientOptions } from './client-options';
-import { clientParts, describeClient, type Resolved } from './client-parts';
+import { clientParts, describeClient, env, type Resolved } from './client-parts';
 import { HoldLimit } from './follow/hold-limit';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
@@ -8,6 +8,8 @@ import { PartnerPayments } from './resources/partner-payments';
 import { Payments } from './resources/payments';
 import { Refunds } from './resources/refunds';
 import { Settlements } from './resources/settlements';
+import { WebhookVerificationError } from './webhooks/errors';
+import { Webhooks } from './webhooks/webhooks';
 
 export type { ClientOptions } from './client-options';
 
@@ -39,6 +41,7 @@ export class MerchantGateway {
 
   readonly #options: ClientOptions;
   readonly #resolved: Resolved;
+  #webhooks: Webhooks | undefined;
 
   constructor(given: ClientOptions = {}) {
     const parts = clientParts(given);
@@ -54,6 +57,29 @@ export class MerchantGateway {
     this.legacyPayments = new LegacyPayments(context);
     this.refunds = new Refunds(context);
     this.buyer = new Buyer(context);
+  }
+
+  /**
+   * Receives the service's webhooks with the `webhookSecret` option (else
+   * `MERCHANT_GATEWAY_WEBHOOK_SECRET`): `unwrap(body, headers)` verifies a delivery and returns
+   * its typed event. Made on first use: a client that receives none needs no secret.
+   * @throws {WebhookVerificationError} `invalid_secret` when no secret is set or one is malformed.
+   */
+  get webhooks(): Webhooks {
+    if (this.#webhooks !== undefined) return this.#webhooks;
+    // Own property only: an inherited one would be a polluted Object.prototype.
+    const own = Object.hasOwn(this.#options, 'webhookSecret')
+      ? this.#options.webhookSecret
+      : undefined;
+    const secret = own ?? env('MERCHANT_GATEWAY_WEBHOOK_SECRET');
+    if (secret === undefined) {
+      throw new WebhookVerificationError(
+        'invalid_secret',
+        "no webhook secret: pass the webhookSecret option or set MERCHANT_GATEWAY_WEBHOOK_SECRET (the endpoint's whsec_… secret)",
+      );
+    }
+    this.#webhooks = new Webhooks({ secret });
+    return this.#webhooks;
   }
 
   /** The resolved base URL, without a trailing slash. */

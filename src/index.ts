@@ -11,7 +11,9 @@ export type {
 } from 'ky';
 export type { ClientOptions } from './client';
 export { MerchantGateway } from './client';
-export type { ErrorCode, KnownErrorCode } from './core/api-error';
+export type { WithResponse } from './core/api-promise';
+export { ApiPromise } from './core/api-promise';
+export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';
 export {
   ApiError,
   AuthenticationError,
@@ -20,10 +22,8 @@ export {
   NotFoundError,
   RateLimitedError,
   ServerError,
-} from './core/api-error';
-export type { WithResponse } from './core/api-promise';
-export { ApiPromise } from './core/api-promise';
-export type { ValidationIssue } from './core/errors';
+} from './core/errors/api-error';
+export type { ValidationIssue } from './core/errors/base';
 export {
   ConfigurationError,
   ConnectionError,
@@ -34,12 +34,13 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-} from './core/errors';
+} from './core/errors/base';
+export type { PayFailure } from './core/errors/pay-error';
+export { PayError } from './core/errors/pay-error';
+export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/http/transport';
 export type { LogData, Logger, LogLevel } from './core/logger';
 export type { PageSource, ToArrayOptions } from './core/page-promise';
 export { PagePromise } from './core/page-promise';
-export type { PayFailure } from './core/pay-error';
-export { PayError } from './core/pay-error';
 export type {
   TelemetryAttributes,
   TelemetryContext,
@@ -52,8 +53,8 @@ export type {
   TelemetryTracerProvider,
   TelemetryUpDownCounter,
   TelemetryValue,
-} from './core/telemetry';
-export type { CreateRequestOptions, RequestHooks, RequestOptions } from './core/transport';
+} from './core/telemetry/option';
+export type { FollowerIngestOutcome, IngestibleEvent } from './follow/ingest';
 export type { FinalPaymentStatusResult, FollowReadError, PollOptions } from './follow/single';
 export type {
   FollowedPayment,
@@ -63,6 +64,7 @@ export type {
   PaymentFollowerCheckpointEntry,
   PaymentFollowerOptions,
   PaymentStatusChange,
+  PaymentStatusChangeSource,
 } from './follow/types';
 export type { Buyer } from './resources/buyer';
 export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/buyer-pay';
@@ -75,6 +77,9 @@ export type { Refunds } from './resources/refunds';
 // declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
 export type { BaseContext, ResourceContext } from './resources/resource';
 export type { Settlements } from './resources/settlements';
+// Receiving the service's webhooks (also alone, with the schemas: merchant-gateway/webhooks).
+// The schemas stay in that entry: here the verifier and parser load on first use.
+export type { PaymentWebhookEventType } from './rules/webhooks';
 export type {
   BuildAction,
   BuildPayload,
@@ -244,3 +249,51 @@ export {
   CryptoSettlementSchema,
 } from './schemas/settlements';
 export { VERSION } from './version';
+export type { MemoryGuardStoreOptions } from './webhooks/create-guard';
+export { createWebhookGuard, memoryStore } from './webhooks/create-guard';
+export type { WebhookVerificationReason } from './webhooks/errors';
+export { WebhookVerificationError } from './webhooks/errors';
+export type {
+  PaymentCancelledEvent,
+  PaymentCreatedEvent,
+  PaymentExpiredEvent,
+  PaymentFailedEvent,
+  PaymentProcessingEvent,
+  PaymentSettledEvent,
+  PaymentSnapshot,
+  PaymentSucceededEvent,
+  PaymentWebhookEvent,
+  SnapshotCancelled,
+  SnapshotExpired,
+  SnapshotFailed,
+  SnapshotProcessing,
+  SnapshotSettled,
+  SnapshotSuccess,
+  UnknownWebhookData,
+  UnknownWebhookEvent,
+  WebhookAmount,
+  WebhookEvent,
+  WebhookFee,
+  WebhookFeePercent,
+} from './webhooks/events';
+export type {
+  GuardableEvent,
+  WebhookGuard,
+  WebhookGuardKey,
+  WebhookGuardOptions,
+  WebhookGuardOutcome,
+  WebhookGuardSession,
+  WebhookGuardState,
+  WebhookGuardStore,
+} from './webhooks/guard';
+export type {
+  PgPoolClientLike,
+  PgPoolLike,
+  PgQueryable,
+  PostgresGuardContext,
+  PostgresGuardStore,
+  PostgresGuardStoreOptions,
+} from './webhooks/postgres';
+export { guardTableSql, postgresStore } from './webhooks/postgres';
+export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks/webhooks';
+export { Webhooks } from './webhooks/webhooks';

@@ -1,6 +1,6 @@
-import { bounded } from './bounded';
-import { clip, type Redactor } from './redact';
-import { traceFields } from './telemetry';
+import { bounded } from './safety/bounded';
+import { clip, type Redactor } from './safety/redact';
+import { traceFields } from './telemetry/option';
 
 /**
  * Where log lines go: `console`, pino and winston fit as they are. Each method is called as
@@ -42,12 +42,15 @@ export class LevelLogger {
   readonly #redactor: Redactor;
   /** Whether the sink is the caller's own logger rather than the console default. */
   readonly custom: boolean;
+  /** Whether debug lines are written: read on every attempt, so a field rather than a call. */
+  readonly debug: boolean;
 
   constructor(sink: Logger, level: LogLevel, redactor: Redactor, custom = false) {
     this.#sink = sink;
     this.#rank = RANK[level];
     this.#redactor = redactor;
     this.custom = custom;
+    this.debug = this.enabled('debug');
   }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {

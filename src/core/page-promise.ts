@@ -1,5 +1,5 @@
 import { ApiPromise } from './api-promise';
-import { PaginationError, RequestValidationError } from './errors';
+import { PaginationError, RequestValidationError } from './errors/base';
 
 /** How a {@link PagePromise} reads and fetches the pages of one list. */
 export interface PageSource<Item, Page> {

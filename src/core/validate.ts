@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import type { ValidationIssue } from './errors';
-import { RequestValidationError } from './errors';
-import { ownDeep } from './own';
+import { merchantIdProblem } from '../schemas/payments';
+import type { ValidationIssue } from './errors/base';
+import { RequestValidationError } from './errors/base';
+import { ownDeep } from './safety/own';
 
 // zod/mini ships no locale, so its own messages are only "Invalid input": say what was expected.
 function describe(issue: z.core.$ZodIssue): string {
@@ -46,4 +47,57 @@ export function parseRequest<S extends z.ZodMiniType>(
   const result = z.safeParse(schema, ownDeep(input));
   if (!result.success) throw new RequestValidationError(operation, toIssues(result.error, prefix));
   return ownDeep(result.data) as z.output<S>;
+}
+
+// The one place a merchant id is resolved and checked, for every call that sends `Merchant-Id`
+// and every follow that reads the merchant side: in core, the floor below both the resources and
+// the follow room, as both read it; here, beside parseRequest, as both check a call's input.
+
+/** The issue of a merchant id that breaks the rule (1 to 255 visible ASCII characters), if any. */
+export function merchantIdIssue(
+  value: unknown,
+  field = 'merchantId',
+  whose?: string,
+): ValidationIssue | undefined {
+  const problem = merchantIdProblem(value);
+  if (problem === undefined) return undefined;
+  return { field, message: whose === undefined ? problem : `${problem} (${whose})` };
+}
+
+/**
+ * The merchant a call is for: `given`, else the client's `fallback`, with the issue when it is
+ * missing or breaks the rule. `where` says how a caller passes it ("in the call", "with the
+ * payment"), for the message.
+ */
+export function merchantIdOf(
+  given: unknown,
+  fallback: string | undefined,
+  where = 'in the call',
+): { merchantId: string; issue?: undefined } | { merchantId?: undefined; issue: ValidationIssue } {
+  const id = given ?? fallback;
+  if (id === undefined || id === '') {
+    return {
+      issue: {
+        field: 'merchantId',
+        message: `is required: pass merchantId ${where} or set it on the client`,
+      },
+    };
+  }
+  const issue = merchantIdIssue(id, 'merchantId', given === undefined ? "the client's" : undefined);
+  return issue ? { issue } : { merchantId: id as string };
+}
+
+/**
+ * `merchantIdOf` for a call: the merchant id, or a `RequestValidationError` naming `merchantId`
+ * (nothing is sent).
+ */
+export function resolveMerchantId(
+  operation: string,
+  given: unknown,
+  fallback: string | undefined,
+  where = 'in the call',
+): string {
+  const { merchantId, issue } = merchantIdOf(given, fallback, where);
+  if (issue) throw new RequestValidationError(operation, [issue]);
+  return merchantId;
 }

@@ -1,6 +1,6 @@
-import { AuthenticationError } from '../core/api-error';
-import { PollTimeoutError } from '../core/errors';
-import { onAbort } from '../core/retry';
+import { AuthenticationError } from '../core/errors/api-error';
+import { PollTimeoutError } from '../core/errors/base';
+import { onAbort } from '../core/timers';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import { ChangeQueue } from './changes';
 import { EngineClock } from './clock';
@@ -16,11 +16,16 @@ import {
   reportFailure,
 } from './entries';
 import { Backoff, differs, readStatus, type ServiceHolds } from './held-read';
+import { type FollowerIngestOutcome, type IngestibleEvent, snapshotOf } from './ingest';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
 import { type FollowerSettings, OPERATION, type Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
-import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
+import type {
+  PaymentFollowerCheckpoint,
+  PaymentStatusChange,
+  PaymentStatusChangeSource,
+} from './types';
 
 /**
  * The reading side of `payments.follower()` (loaded on demand by `LazyPaymentFollower`).
@@ -166,7 +171,12 @@ export class FollowerEngine implements SweepHost {
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  #report(entry: Entry, result: PaymentStatusResult, learnedAt: number): void {
+  #report(
+    entry: Entry,
+    result: PaymentStatusResult,
+    learnedAt: number,
+    source: PaymentStatusChangeSource,
+  ): void {
     const previous = entry.known;
     entry.known = result;
     entry.learnedAt = learnedAt;
@@ -186,6 +196,7 @@ export class FollowerEngine implements SweepHost {
         isFinal: result.isFinal,
         previousStatus: previous?.status,
         result,
+        source,
       },
     });
     this.#changes.deliver(this.#accept);
@@ -202,7 +213,33 @@ export class FollowerEngine implements SweepHost {
     const forward =
       known === undefined || now === undefined ? lookedAt >= entry.learnedAt : now > known;
     if (!forward) return;
-    this.#report(entry, result, lookedAt);
+    this.#report(entry, result, lookedAt, 'poll');
+  }
+
+  /**
+   * Takes in a webhook's snapshot of a followed payment. Its `payment_state_version` orders it
+   * among the snapshots taken in before; its status is reported when it is news, under the same
+   * rule as a read's (a status the follower knows, or one behind it, is not), so a change learned
+   * both ways is yielded once, by whichever came first.
+   */
+  ingest(event: IngestibleEvent): FollowerIngestOutcome {
+    const snapshot = snapshotOf(event);
+    if (snapshot === undefined) return 'not-followed';
+    const { paymentId, version, result } = snapshot;
+    const entry = this.#entries.get(paymentId);
+    if (this.#closed || entry === undefined) return 'not-followed';
+    // Its final change waits to be yielded: nothing can follow it.
+    if (entry.done) return 'stale';
+    if (entry.version !== undefined && version <= entry.version) return 'stale';
+    entry.version = version;
+    if (!differs(entry.known, result)) return 'stale';
+    const known = entry.known && RANK[entry.known.status];
+    const now = RANK[result.status];
+    // A newer snapshot showing a status behind the known one (a buyer who backed out) is not
+    // reported, as a read showing it would not be; a status without a rank is, being newer.
+    if (known !== undefined && now !== undefined && now <= known) return 'stale';
+    this.#report(entry, result, Date.now(), 'webhook');
+    return 'yielded';
   }
 
   #leave(entry: Entry): void {

@@ -33,6 +33,8 @@ export interface Entry {
   seed: Seed;
   /** The status last learned (yielded or waiting in the queue). */
   known: PaymentStatusResult | undefined;
+  /** The highest `payment_state_version` taken in from a webhook; undefined before any. */
+  version: number | undefined;
   /** The status last yielded, what a checkpoint records. */
   yielded: string | undefined;
   /** When the source of `known` looked (a read's or page request's start), epoch ms. */
@@ -61,6 +63,7 @@ export function newEntry(seed: Seed, sweeps: number): Entry {
   return {
     seed,
     known: seed.known,
+    version: undefined,
     yielded: seed.known?.status,
     learnedAt: 0,
     createdAt: seed.createdAt,

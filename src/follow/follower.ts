@@ -1,4 +1,5 @@
 import type { FollowerEngine } from './engine';
+import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 import type { FollowContext } from './reader';
 import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './seeds';
 import type {
@@ -53,15 +54,17 @@ export class LazyPaymentFollower implements PaymentFollower {
     dropped?.register(this, box);
     // telemetry: the engine counts what it holds from its first payment, once telemetry has loaded.
     const telemetry = context.telemetry?.ready.catch(() => {});
-    this.#engine = Promise.all([import('./engine'), telemetry]).then(([{ FollowerEngine }]) => {
-      const follower = { ...settings, telemetry: context.telemetry?.follower() }; // telemetry
-      const engine = new FollowerEngine(context, follower, [...this.#seeds.values()]);
-      this.#seeds.clear();
-      this.#loaded = engine;
-      box.engine = engine;
-      if (this.#closed || box.dropped) engine.close();
-      return engine;
-    });
+    this.#engine = Promise.all([import('./engine'), telemetry]).then(
+      ([{ FollowerEngine }, loaded]) => {
+        const follower = { ...settings, telemetry: loaded?.follower() }; // telemetry
+        const engine = new FollowerEngine(context, follower, [...this.#seeds.values()]);
+        this.#seeds.clear();
+        this.#loaded = engine;
+        box.engine = engine;
+        if (this.#closed || box.dropped) engine.close();
+        return engine;
+      },
+    );
     // A failed load is reported by the iterator; it must not be an unhandled rejection before.
     this.#engine.catch(() => {});
   }
@@ -71,6 +74,12 @@ export class LazyPaymentFollower implements PaymentFollower {
     if (seed === undefined || this.#closed) return;
     if (this.#loaded) this.#loaded.add(seed);
     else if (!this.#seeds.has(seed.paymentId)) this.#seeds.set(seed.paymentId, seed);
+  }
+
+  async ingest(event: IngestibleEvent): Promise<FollowerIngestOutcome> {
+    // The snapshot is read by the engine's side (loaded on demand), not carried by every bundle.
+    const engine = this.#loaded ?? (await this.#engine);
+    return this.#closed ? 'not-followed' : engine.ingest(event);
   }
 
   remove(paymentId: string): void {

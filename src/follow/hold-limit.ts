@@ -1,5 +1,5 @@
-import { ApiError } from '../core/api-error';
-import { ConnectionError, TimeoutError } from '../core/errors';
+import { ApiError } from '../core/errors/api-error';
+import { ConnectionError, TimeoutError } from '../core/errors/base';
 import { answeredEarly, MAX_HOLD_MS, MIN_HOLD_MS } from './policy';
 
 /** A held read shorter than this when it failed says nothing about an intermediary. */

@@ -1,6 +1,7 @@
-import { ApiError, parseRetryAfter, RateLimitedError } from '../core/api-error';
-import { ConnectionError } from '../core/errors';
-import { isPermanent, withJitter } from '../core/retry';
+import { ApiError, parseRetryAfter, RateLimitedError } from '../core/errors/api-error';
+import { ConnectionError } from '../core/errors/base';
+import { isPermanent } from '../core/errors/failure';
+import { withJitter } from '../core/timers';
 
 /** The longest wait between two reads of a follow, failures included. */
 export const MAX_FOLLOW_WAIT_MS = 30_000;

@@ -1,6 +1,6 @@
 import type { LevelLogger } from '../core/logger';
-import type { Redactor } from '../core/redact';
-import type { TelemetryHandle } from '../core/telemetry';
+import type { Redactor } from '../core/safety/redact';
+import type { TelemetryHandle } from '../core/telemetry/option';
 import type { MerchantPaymentsPage } from '../schemas/lists';
 import type { PartnerPaymentListParams } from '../schemas/partner-payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';

@@ -1,10 +1,10 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors';
-import { merchantIdIssue, merchantIdOf } from '../core/merchant-id';
-import { signalProblem } from '../core/options';
-import { own } from '../core/own';
-import { pathIdProblem } from '../core/path';
-import type { FollowerTelemetry } from '../core/telemetry';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
+import { pathIdProblem } from '../core/http/path';
+import { signalProblem } from '../core/http/prepare';
+import { own } from '../core/safety/own';
+import type { FollowerTelemetry } from '../core/telemetry/option';
 import { MAX_TIMER_MS } from '../core/timers';
+import { merchantIdIssue, merchantIdOf } from '../core/validate';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type {
   FollowedPayment,

@@ -1,15 +1,14 @@
-import type { ApiError } from '../core/api-error';
+import type { ApiError } from '../core/errors/api-error';
 import {
   type ConnectionError,
   PollTimeoutError,
   RequestValidationError,
   type ValidationIssue,
-} from '../core/errors';
-import { merchantIdIssue } from '../core/merchant-id';
-import { signalProblem } from '../core/options';
-import { own } from '../core/own';
-import { onAbort, sleep, withJitter } from '../core/retry';
-import { holdProcess, MAX_TIMER_MS } from '../core/timers';
+} from '../core/errors/base';
+import { signalProblem } from '../core/http/prepare';
+import { own } from '../core/safety/own';
+import { holdProcess, MAX_TIMER_MS, onAbort, sleep, withJitter } from '../core/timers';
+import { merchantIdIssue } from '../core/validate';
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type { PaymentCreated } from '../schemas/payments';
 import { Backoff, readStatus, type ServiceHolds } from './held-read';
@@ -301,9 +300,13 @@ function traced(
   options: PollOptions | undefined,
 ): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
   // telemetry: the follow's span, its reads (through the reader it hands back) as children.
-  return context.telemetry === undefined
-    ? poll(context, operation, paymentOrId, options)
-    : context.telemetry.follow(operation, paymentOrId, context, (c) =>
-        poll(c, operation, paymentOrId, options),
-      );
+  const { telemetry } = context;
+  if (telemetry === undefined) return poll(context, operation, paymentOrId, options);
+  // The spans' chunk, once loaded, wraps the follow (the buyer's bundle carries none of this).
+  return (async function* () {
+    const loaded = await telemetry.ready;
+    return yield* loaded.follow(operation, paymentOrId, context, (c) =>
+      poll(c, operation, paymentOrId, options),
+    );
+  })();
 }

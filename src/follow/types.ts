@@ -1,5 +1,6 @@
 import type { PaymentStatusResult } from '../schemas/payment-status';
 import type { PaymentCreated, PaymentStatus } from '../schemas/payments';
+import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 
 /**
  * What `follower.add` takes: the result of `payments.create`, a payment id, or the id with its
@@ -10,6 +11,9 @@ export type FollowedPayment =
   | PaymentCreated
   | string
   | { paymentId: string; merchantId?: string | undefined };
+
+/** How the follower learned a change: a status read or list sweep, or `follower.ingest(event)`. */
+export type PaymentStatusChangeSource = 'poll' | 'webhook';
 
 /** One status change of a followed payment, as `for await (const change of follower)` yields it. */
 export interface PaymentStatusChange {
@@ -29,9 +33,16 @@ export interface PaymentStatusChange {
    * The status result the change was learned from. From a status read it is whole (`pollInMs`,
    * `failureCode` when failed, `info.txId` when succeeded); a change seen in the partner-wide list
    * carries only `status` and `isFinal` (call `payments.details` for the rest). A `failed` status
-   * always comes from a status read, with its `failureCode`.
+   * polled always comes from a status read, with its `failureCode`. From a webhook's snapshot it
+   * carries only `status` and `isFinal`, as a list item's does: the event itself has the rest
+   * (`data.success.tx_id`, `data.failed.failure_reason`).
    */
   result: PaymentStatusResult;
+  /**
+   * How the change was learned: `'poll'` (a status read or a list sweep) or `'webhook'`
+   * (`follower.ingest`). Each change is yielded once, by whichever source told it first.
+   */
+  source: PaymentStatusChangeSource;
 }
 
 /** One followed payment in a checkpoint. Plain JSON: store it anywhere. */
@@ -130,6 +141,16 @@ export interface PaymentFollower extends AsyncIterable<PaymentStatusChange> {
    * @throws {RequestValidationError} for a bad id or merchant id, or no merchant id at all.
    */
   add(payment: FollowedPayment): void;
+  /**
+   * Takes in a verified webhook event (`webhooks.unwrap`'s result): when it is about a followed
+   * payment and its snapshot is newer than what the follower knows, the change is yielded at once,
+   * with `source: 'webhook'`. Each status change is yielded once whether it comes by webhook, by
+   * poll or both, in any order; a final status by webhook ends the payment's following as a final
+   * read does. Polling and sweeps go on as the backstop for events that are late or never come.
+   * Resolves once the follower has taken the event in (its engine is loaded on first use).
+   * @throws {RequestValidationError} (rejects) for something that is not an event.
+   */
+  ingest(event: IngestibleEvent): Promise<FollowerIngestOutcome>;
   /** Stops following a payment; changes of it not yet yielded are dropped. Unknown ids are ignored. */
   remove(paymentId: string): void;
   /**

@@ -1,8 +1,8 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors';
-import { signalProblem } from '../core/options';
-import { own } from '../core/own';
-import { pathIdProblem } from '../core/path';
-import { PayError, type PayErrorInit, type PayFailure } from '../core/pay-error';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
+import { PayError, type PayErrorInit, type PayFailure } from '../core/errors/pay-error';
+import { pathIdProblem } from '../core/http/path';
+import { signalProblem } from '../core/http/prepare';
+import { own } from '../core/safety/own';
 import { OPTION_ID_LENGTH, SIGN_TYPED_DATA_METHOD } from '../rules/buyer-inputs';
 import { FINAL_PAYMENT_STATUSES } from '../rules/payments';
 import { chainOf } from '../rules/settlements';

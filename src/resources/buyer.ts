@@ -1,7 +1,7 @@
 import { ApiPromise } from '../core/api-promise';
-import { isUnknownOutcome } from '../core/failure';
-import { path } from '../core/path';
-import type { RequestOptions } from '../core/transport';
+import { isUnknownOutcome } from '../core/errors/failure';
+import { path } from '../core/http/path';
+import type { RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type BuyerAction,
@@ -39,7 +39,7 @@ export function paymentView(
   return context.transport.request(() => ({
     operation,
     method: 'GET',
-    path: path(operation, '/v1/gateway/payment/{paymentId}', { paymentId }),
+    ...path(operation, '/v1/gateway/payment/{paymentId}', { paymentId }),
     response: PaymentViewSchema,
     select: (view) => view,
     options,
@@ -127,7 +127,7 @@ export class Buyer {
       return {
         operation,
         method: 'POST',
-        path: path(operation, '/v1/gateway/payment/{paymentId}/options', { paymentId }),
+        ...path(operation, '/v1/gateway/payment/{paymentId}/options', { paymentId }),
         query,
         body: {
           accounts: input.accounts,
@@ -162,7 +162,7 @@ export class Buyer {
       return {
         operation,
         method: 'POST',
-        path: path(operation, '/v1/gateway/payment/{paymentId}/fetch', { paymentId }),
+        ...path(operation, '/v1/gateway/payment/{paymentId}/fetch', { paymentId }),
         body: { optionId: input.optionId, data: input.data },
         response: FetchActionsResultSchema,
         select: (answer) => answer.actions,
@@ -203,7 +203,7 @@ export class Buyer {
       return {
         operation,
         method: 'POST',
-        path: path(operation, '/v1/gateway/payment/{paymentId}/confirm', { paymentId }),
+        ...path(operation, '/v1/gateway/payment/{paymentId}/confirm', { paymentId }),
         query,
         body: {
           optionId: input.optionId,
@@ -240,7 +240,7 @@ export class Buyer {
       return {
         operation,
         method: 'POST',
-        path: path(operation, '/v1/gateway/payment/{paymentId}/cancel', { paymentId }),
+        ...path(operation, '/v1/gateway/payment/{paymentId}/cancel', { paymentId }),
         response: GatewayCancellationSchema,
         select: (cancellation) => cancellation,
         options,

@@ -1,7 +1,7 @@
 import { warnDeprecatedOnce } from '../core/deprecation';
+import { path } from '../core/http/path';
+import type { RequestOptions } from '../core/http/transport';
 import { PagePromise } from '../core/page-promise';
-import { path } from '../core/path';
-import type { RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import {
   type LegacyPayment,
@@ -77,7 +77,7 @@ export class LegacyPayments {
           return {
             operation,
             method: 'GET',
-            path: urlPath,
+            ...urlPath,
             query,
             auth: 'legacy',
             response: LegacyPaymentsPageSchema,

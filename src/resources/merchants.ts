@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise';
+import { path } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { PagePromise } from '../core/page-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import {
   type MerchantDeletion,
@@ -76,7 +76,7 @@ export class Merchants {
       return {
         operation,
         method: 'PATCH',
-        path: urlPath,
+        ...urlPath,
         body,
         response: MerchantEnvelopeSchema,
         select: (envelope) => envelope.merchant,
@@ -95,7 +95,7 @@ export class Merchants {
       return {
         operation,
         method: 'GET',
-        path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
+        ...path(operation, '/v1/merchants/{merchantId}', { merchantId }),
         response: MerchantWithSettlementsEnvelopeSchema,
         select: (envelope) => envelope.merchant,
         options,
@@ -172,7 +172,7 @@ export class Merchants {
       return {
         operation,
         method: 'DELETE',
-        path: path(operation, '/v1/merchants/{merchantId}', { merchantId }),
+        ...path(operation, '/v1/merchants/{merchantId}', { merchantId }),
         response: MerchantDeletionSchema,
         select: (deletion) => deletion,
         options,

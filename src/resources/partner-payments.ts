@@ -1,5 +1,5 @@
+import type { RequestOptions } from '../core/http/transport';
 import type { PagePromise } from '../core/page-promise';
-import type { RequestOptions } from '../core/transport';
 import type { MerchantPayment, MerchantPaymentsPage } from '../schemas/lists';
 import type { PartnerPaymentListParams } from '../schemas/partner-payments';
 import { listPartnerPayments } from './payment-list';

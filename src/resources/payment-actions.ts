@@ -1,6 +1,6 @@
 import type { ApiPromise } from '../core/api-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
+import { path } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type PaymentActionParams,
@@ -32,7 +32,7 @@ export function paymentDetails(
     return {
       operation,
       method: 'GET',
-      path: path(operation, '/v1/payments/{paymentId}', { paymentId }),
+      ...path(operation, '/v1/payments/{paymentId}', { paymentId }),
       headers: { 'Merchant-Id': merchantId },
       response: PaymentDetailsSchema,
       select: (body) => ({ ...body, paymentId }),
@@ -78,7 +78,7 @@ export function cancelPayment(
     return {
       operation,
       method: 'POST',
-      path: path(operation, '/v1/payments/{paymentId}/cancel', { paymentId }),
+      ...path(operation, '/v1/payments/{paymentId}/cancel', { paymentId }),
       headers: { 'Merchant-Id': merchantId },
       idempotency: 'always',
       response: PaymentCancellationSchema,

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
+import type { RequestOptions } from '../core/http/transport';
 import { PagePromise } from '../core/page-promise';
-import type { RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import {
   type MerchantPayment,

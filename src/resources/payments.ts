@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise';
-import { RequestValidationError } from '../core/errors';
+import { RequestValidationError } from '../core/errors/base';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import type { PagePromise } from '../core/page-promise';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
 import { parseRequest } from '../core/validate';
 import { LazyPaymentFollower } from '../follow/follower';
 import type { FollowContext, PaymentReader } from '../follow/reader';

@@ -1,5 +1,5 @@
 import type { ApiPromise } from '../core/api-promise';
-import type { RequestOptions } from '../core/transport';
+import type { RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type Refund,

@@ -1,5 +1,5 @@
-import { resolveMerchantId } from '../core/merchant-id';
-import type { Transport } from '../core/transport';
+import type { Transport } from '../core/http/transport';
+import { resolveMerchantId } from '../core/validate';
 import type { HoldLimit } from '../follow/hold-limit';
 
 /** What every client's resources share: the transport and the client's default merchant. */

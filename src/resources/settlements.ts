@@ -1,7 +1,7 @@
-import { type ApiError, NotFoundError } from '../core/api-error';
 import type { ApiPromise } from '../core/api-promise';
-import { path } from '../core/path';
-import type { CreateRequestOptions, RequestOptions } from '../core/transport';
+import { type ApiError, NotFoundError } from '../core/errors/api-error';
+import { path, type Route } from '../core/http/path';
+import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import { parseRequest } from '../core/validate';
 import {
   type CryptoSettlementDeletion,
@@ -61,7 +61,7 @@ export class Settlements {
       return {
         operation,
         method: 'POST',
-        path: urlPath,
+        ...urlPath,
         body: { settlements: list },
         idempotency: 'always',
         response: CryptoSettlementsEnvelopeSchema,
@@ -86,7 +86,7 @@ export class Settlements {
       return {
         operation,
         method: 'GET',
-        path: path(operation, '/v1/merchants/{merchantId}/settlements', { merchantId }),
+        ...path(operation, '/v1/merchants/{merchantId}/settlements', { merchantId }),
         response: SettlementListSchema,
         select: (list) => list,
         options,
@@ -123,7 +123,7 @@ export class Settlements {
       return {
         operation,
         method: 'PUT',
-        path: urlPath,
+        ...urlPath,
         body,
         response: CryptoSettlementSchema,
         select: (settlement) => settlement,
@@ -154,7 +154,7 @@ export class Settlements {
       return {
         operation,
         method: 'DELETE',
-        path: settlementPath(operation, merchantId, settlementId),
+        ...settlementPath(operation, merchantId, settlementId),
         response: CryptoSettlementDeletionSchema,
         select: (deletion) => deletion,
         options,
@@ -166,7 +166,7 @@ export class Settlements {
 }
 
 /** …/settlements/crypto/{id}, the settlement id checked (1 to 255 characters) before encoding. */
-function settlementPath(operation: string, merchantId: string, settlementId: string): string {
+function settlementPath(operation: string, merchantId: string, settlementId: string): Route {
   const urlPath = path(operation, '/v1/merchants/{merchantId}/settlements/crypto/{settlementId}', {
     merchantId,
     settlementId,

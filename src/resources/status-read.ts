@@ -1,8 +1,8 @@
 // The status read both sides make, apart from payment-actions.ts so the buyer entry carries none
 // of the merchant-side schemas that module imports.
 import type { ApiPromise } from '../core/api-promise';
-import { path } from '../core/path';
-import type { RequestOptions } from '../core/transport';
+import { path } from '../core/http/path';
+import type { RequestOptions } from '../core/http/transport';
 import { type PaymentStatusResult, PaymentStatusResultSchema } from '../schemas/payment-view';
 import type { BaseContext } from './resource';
 
@@ -35,7 +35,7 @@ export function paymentStatus(
     return {
       operation,
       method: 'GET',
-      path: path(operation, template, { paymentId }),
+      ...path(operation, template, { paymentId }),
       query,
       ...(merchantId === undefined ? {} : { headers: { 'Merchant-Id': merchantId } }),
       response: PaymentStatusResultSchema,

@@ -2,7 +2,16 @@ import * as z from 'zod/mini';
 import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../rules/buyer-inputs';
 import { MAX_POLL_MS } from '../rules/ids';
 import { isCaip10AccountId } from '../rules/settlements';
-import { exact, maybe, openEnum, requiredString, responseObject, satisfying, text } from './common';
+import {
+  exact,
+  maybe,
+  oneOf,
+  openEnum,
+  requiredString,
+  responseObject,
+  satisfying,
+  text,
+} from './common';
 import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payment-view';
 
 // The Gateway API's shapes: what a wallet or a PSP's checkout backend sends and reads to pay a
@@ -23,7 +32,7 @@ export interface WalletRpcRequest extends z.output<typeof walletRpcRequest> {}
 export const WalletRpcRequestSchema: z.ZodMiniType<WalletRpcRequest> = walletRpcRequest;
 
 const walletRpcAction = responseObject({
-  type: z.literal('walletRpc'),
+  type: oneOf(['walletRpc']),
   data: WalletRpcRequestSchema,
 });
 /** An action the wallet performs: one RPC call, whose result goes into `confirm`'s `results`. */
@@ -40,7 +49,10 @@ export interface BuildPayload extends z.output<typeof buildPayload> {}
 /** What a `build` action carries: the payload `buyer.fetchActions` turns into wallet RPC actions. */
 export const BuildPayloadSchema: z.ZodMiniType<BuildPayload> = buildPayload;
 
-const buildAction = responseObject({ type: z.literal('build'), data: BuildPayloadSchema });
+const buildAction = responseObject({
+  type: oneOf(['build']),
+  data: BuildPayloadSchema,
+});
 /** An action the service builds on request: `buyer.fetchActions(id, { optionId, data: action.data.data })`. */
 export interface BuildAction extends z.output<typeof buildAction> {}
 /** An action the service builds on request: `buyer.fetchActions(id, { optionId, data: action.data.data })`. */
@@ -144,20 +156,30 @@ export interface PaymentOption extends z.output<typeof paymentOption> {}
 /** One way to pay a payment: an account, a token amount and the actions to perform. */
 export const PaymentOptionSchema: z.ZodMiniType<PaymentOption> = paymentOption;
 
+// `options` null or absent is read as `[]` by an overwrite check of the object rather than a pipe
+// into a transform: the same result, and a wallet's bundle carries no pipe or transform machinery
+// (about 300 B gzip). Its type says what the check makes of it.
+const optionList = maybe(z.array(PaymentOptionSchema)) as unknown as z.ZodMiniType<
+  PaymentOption[],
+  PaymentOption[] | null | undefined
+>;
+
 const paymentOptions = responseObject({
   /**
    * Every option for the accounts asked about; empty when none fits (the service may send
    * `null` or leave the field out: both are read as `[]`).
    */
-  options: z.pipe(
-    maybe(z.array(PaymentOptionSchema)),
-    z.transform((options): PaymentOption[] => options ?? []),
-  ),
+  options: optionList,
   /** The payment's buyer-facing view, when asked for with `includePaymentInfo: true`. */
   info: maybe(PaymentViewSchema),
   /** Data to collect from the buyer for every option, when the service needs it. */
   collectData: maybe(CollectDataSchema),
-});
+}).check(
+  z.overwrite((body) => {
+    body.options ??= [];
+    return body;
+  }),
+);
 /** What `buyer.options` returns: `options` is always an array (`[]` when none fits). */
 export interface PaymentOptions extends z.output<typeof paymentOptions> {}
 /** What `POST /v1/gateway/payment/{id}/options` answers; `options` null or absent parses as `[]`. */
@@ -221,7 +243,7 @@ export type FetchActionsParams = z.input<typeof FetchActionsParamsSchema>;
 
 /** One result of a wallet RPC action, in the order of the option's actions. */
 const WalletRpcResultSchema = exact({
-  type: z.literal('walletRpc', { error: 'must be "walletRpc"' }),
+  type: oneOf(['walletRpc'], 'must be "walletRpc"'),
   /** What the RPC call returned, e.g. `[signature]` for `eth_signTypedData_v4`. */
   data: z.array(z.unknown(), { error: 'must be an array (e.g. [signature])' }),
 });

@@ -14,7 +14,7 @@ import {
   LIST_PAYMENT_STATUSES as LIST_STATUSES,
   type ListPaymentStatus,
 } from '../rules/payments';
-import { matching, maybe, openEnum, responseObject, satisfying } from './common';
+import { matching, maybe, oneOf, openEnum, responseObject, satisfying } from './common';
 import { AmountDisplaySchema, AmountSchema, PaymentBuyerSchema } from './payments';
 
 /** The statuses of both replacement lists, and of the deprecated one: the one source in src/rules. */
@@ -212,9 +212,13 @@ export const LegacyPaymentsPageSchema: z.ZodMiniType<LegacyPaymentsPage> = legac
 
 // ----------------------------------------------------------------- requests
 
-/** A date-time filter: an ISO 8601 string (sent as it is) or a `Date` (sent in UTC, to the second). */
-const dateTime = z.pipe(
-  z.union(
+/**
+ * A date-time filter: an ISO 8601 string (sent as it is) or a `Date` (sent in UTC, to the second).
+ * Converted by an overwrite check, not a pipe into a transform: the same result without zod's
+ * pipe and transform machinery in every bundle (about 400 B gzip); its type says what it makes.
+ */
+const dateTime = z
+  .union(
     [
       satisfying(
         isIsoDateTime,
@@ -230,38 +234,31 @@ const dateTime = z.pipe(
         ),
     ],
     { error: 'must be an ISO 8601 date-time string or a valid Date' },
-  ),
-  z.transform((value: string | Date) =>
-    typeof value === 'string' ? value : toWireDateTime(value),
-  ),
-);
+  )
+  .check(
+    z.overwrite((value) => (typeof value === 'string' ? value : toWireDateTime(value)) as never),
+  ) as unknown as z.ZodMiniType<string, string | Date>;
 
 /** One value or several, always sent as a repeated query parameter (an empty array is refused). */
 export function oneOrMany<T extends z.ZodMiniType<string>>(item: T, message: string) {
   const either = z.union([item, z.array(item).check(z.minLength(1, message))], { error: message });
-  return z.pipe(
-    either,
-    z.transform((value: z.output<typeof either>): string[] =>
-      Array.isArray(value) ? value : [value as string],
-    ),
-  );
+  // An overwrite check, not a pipe into a transform (see dateTime).
+  return either.check(
+    z.overwrite((value) => (Array.isArray(value) ? value : [value]) as never),
+  ) as unknown as z.ZodMiniType<string[], z.input<typeof either>>;
 }
 
 export const nonEmpty = z
   .string({ error: 'must be a string' })
   .check(z.minLength(1, 'must not be empty'));
 
-const statuses = oneOrMany(
-  z.enum(LIST_STATUSES),
-  `must be one of ${LIST_STATUSES.join(', ')}, or a non-empty array of them`,
-);
+const STATUSES_RULE = `must be one of ${LIST_STATUSES.join(', ')}, or a non-empty array of them`;
+const statuses = oneOrMany(oneOf(LIST_STATUSES, STATUSES_RULE), STATUSES_RULE);
 // The deprecated list knows five statuses: it never gained `cancelled`.
-const legacyStatuses = oneOrMany(
-  z.enum(LEGACY_STATUSES),
-  `must be one of ${LEGACY_STATUSES.join(', ')}, or a non-empty array of them`,
-);
-const sortBy = z.enum(LIST_SORT_BY, { error: 'must be "date" or "amount"' });
-const sortDir = z.enum(LIST_SORT_DIR, { error: 'must be "asc" or "desc"' });
+const LEGACY_RULE = `must be one of ${LEGACY_STATUSES.join(', ')}, or a non-empty array of them`;
+const legacyStatuses = oneOrMany(oneOf(LEGACY_STATUSES, LEGACY_RULE), LEGACY_RULE);
+const sortBy = oneOf(LIST_SORT_BY, 'must be "date" or "amount"');
+const sortDir = oneOf(LIST_SORT_DIR, 'must be "asc" or "desc"');
 const LIMIT_RULE = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 const limit = z.number({ error: LIMIT_RULE }).check(z.refine(isListLimit, LIMIT_RULE));
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { exact, responseObject, text } from './common';
+import { exact, oneOf, responseObject, text } from './common';
 import { MerchantSchema } from './merchants';
 
 /** The merchant statuses `merchants.list` filters on. */
@@ -10,9 +10,7 @@ const LIST_LIMIT_RULE = 'must be an integer from 1 to 100';
 /** Query of `merchants.list`. Every field is optional. */
 export const MerchantListParamsSchema = exact({
   /** Only merchants in this status: `active`, `inactive` or `suspended` (one value). */
-  status: z.optional(
-    z.enum(MERCHANT_LIST_STATUSES, { error: 'must be one of active, inactive, suspended' }),
-  ),
+  status: z.optional(oneOf(MERCHANT_LIST_STATUSES, 'must be one of active, inactive, suspended')),
   /** Case-insensitive match on the merchant's name or id: 1 to 256 characters. */
   search: z.optional(text(1, 256)),
   /** Items per page, 1 to 100. @default the service's: 20 */

@@ -19,7 +19,7 @@ export const PartnerPaymentListParamsSchema = z.extend(PaymentListParamsSchema, 
           (id) => codePointLength(id) <= ID_LENGTH.max,
           `must be at most ${ID_LENGTH.max} characters`,
         ),
-        // The rule every other method applies to an id (core/path.ts).
+        // The rule every other method applies to an id (core/http/path.ts).
         z.refine((id) => !CONTROL_CHARACTER.test(id), 'must not contain control characters'),
       ),
       `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} characters, or a non-empty array of them`,

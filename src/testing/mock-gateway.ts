@@ -2,20 +2,20 @@ import { type KnownPaymentStatus, PAYMENT_STATUSES } from '../rules/payments';
 import { MockPayError } from './pay-error';
 import { createHandlers, importMsw, requireMsw } from './serve/msw';
 import { listen } from './serve/node-http';
-import { AutoAdvance } from './service/auto-advance';
-import { checkoutOf } from './service/checkout';
-import { checkFault } from './service/fault-responses';
-import { merchantJson, settlementsJson } from './service/merchants';
-import { MOCK_WALLET, mockAccount, payAs } from './service/mock-buyer';
-import { refundedAt } from './service/payment-actions';
-import { isNetworkError, ServiceError } from './service/responses';
-import { handle } from './service/router';
-import { notifyStatusChange } from './service/status-polling';
+import { checkoutOf } from './service/buyer/checkout';
+import { MOCK_WALLET, mockAccount, payAs } from './service/buyer/mock-buyer';
+import { AutoAdvance } from './service/control/auto-advance';
+import { checkFault } from './service/http/fault-responses';
+import { isNetworkError, ServiceError } from './service/http/responses';
+import { handle } from './service/http/router';
+import { changeStatus } from './service/resources/lifecycle';
+import { merchantJson, settlementsJson } from './service/resources/merchants';
+import { refundedAt } from './service/resources/payment-actions';
+import { notifyStatusChange } from './service/resources/status-waiters';
 import {
   accountOn,
   isFinalStatus,
   isoTime,
-  moveTo,
   type PaymentRecord,
   statusAt,
   updatedAt,
@@ -29,6 +29,7 @@ import type {
   MockMerchant,
   MockPayment,
 } from './types';
+import { WebhookSender } from './webhooks/sender';
 
 const DEFAULT_CREDENTIALS: MockCredentials = {
   apiKey: 'wcp_test_mock_partner',
@@ -39,6 +40,9 @@ const DEFAULT_CREDENTIALS: MockCredentials = {
 
 /** How many recorded requests `mock.requests` keeps unless `requestLogSize` says otherwise. */
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
+
+/** A succeeded payment settles this long after success unless `settleAfterMs` says otherwise. */
+export const DEFAULT_SETTLE_AFTER_MS = 1000;
 
 const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'processing', 'succeeded'];
 
@@ -96,6 +100,10 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   `invalid_params` for an unknown option
  *   or a bad signature, and only `ErrorCode` values under `/v1/gateway/`: docs/testing.md has them all.
  *   The checkout page's Pay goes through the same confirm, and it refuses cross-origin posts.
+ * - Webhooks (`webhooks`, `mock.webhooks`): one event per change of a payment created while the
+ *   mock runs, the service's envelope and test-mode snapshot (`live: false`, transaction id
+ *   `test:{paymentId}`, on the REST side too); a succeeded payment settles `settleAfterMs` (1 s)
+ *   later; a move back to `requires_action` sends no event; endpoints survive `reset()`.
  * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
  *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
  *   after Decline or Cancel.
@@ -124,7 +132,19 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     holdStatusReads: options.holdStatusReads ?? true,
     requestLogSize: requestLogSize(options.requestLogSize),
     quoteWindowMs: quoteWindowMs(options.quoteWindowMs),
+    settleAfterMs: settleAfterMs(options.settleAfterMs),
+    fee: options.fee ?? null,
   });
+  const webhooks = new WebhookSender({
+    seed: options.seed ?? 1,
+    retryScale: options.webhookRetryScale,
+    timeoutMs: options.webhookTimeoutMs,
+    chaos: options.webhookChaos,
+    logSize: options.webhookLogSize,
+    fetch: options.webhookFetch,
+  });
+  for (const endpoint of options.webhooks ?? []) webhooks.add(endpoint);
+  store.events = webhooks;
   const findPayment = (id: string): PaymentRecord => {
     const payment = store.payments.get(id);
     if (!payment) throw new Error(`Mock gateway has no payment ${id}`);
@@ -180,13 +200,21 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     },
     reset() {
       store.reset();
+      webhooks.reset();
+      // Reads held on the payments that were are answered: what they waited on is gone.
+      notifyStatusChange(store);
       autoAdvance.start();
+    },
+    webhooks,
+    close() {
+      autoAdvance.stop();
+      store.stopTimers();
+      webhooks.close();
     },
     setPaymentStatus(paymentId, status) {
       if (!PAYMENT_STATUSES.includes(status))
         throw new TypeError(`Unknown payment status ${status}`);
-      moveTo(findPayment(paymentId), status, Date.now(), store.rng);
-      notifyStatusChange(store, paymentId);
+      changeStatus(store, findPayment(paymentId), status, Date.now());
     },
     advancePayments(pathOrOptions = {}) {
       const options = Array.isArray(pathOrOptions)
@@ -211,10 +239,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         const step = path.indexOf(status);
         const next = path[step + 1];
         if (isFinalStatus(status) || step === -1 || next === undefined) continue;
-        moveTo(payment, next, now, store.rng);
+        changeStatus(store, payment, next, now);
         moved++;
       }
-      if (moved > 0) notifyStatusChange(store);
       return moved;
     },
     failNext(fault) {
@@ -269,6 +296,15 @@ function quoteWindowMs(ms: number | undefined): number {
     throw new RangeError(
       `quoteWindowMs must be a whole number from 1 to ${MAX_QUOTE_WINDOW_MS}, got ${ms}`,
     );
+  }
+  return ms;
+}
+
+/** How long after success a payment settles: 0 (at once) up to a timer's longest wait. */
+function settleAfterMs(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_SETTLE_AFTER_MS;
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > 2_147_483_647) {
+    throw new RangeError(`settleAfterMs must be a whole number from 0 to 2147483647, got ${ms}`);
   }
   return ms;
 }

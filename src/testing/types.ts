@@ -79,6 +79,147 @@ export interface MockGatewayOptions {
    * @default 300000
    */
   quoteWindowMs?: number;
+  /**
+   * Webhook endpoints the mock delivers the service's payment events to from the start (more with
+   * `mock.webhooks.add`). Each gets every payment event unless `types` narrows it, signed with its
+   * `secret` (one is generated when absent: read it from `mock.webhooks.list()`).
+   */
+  webhooks?: MockWebhookEndpointInput[];
+  /**
+   * Scales the service's retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the
+   * previous attempt): `0.001` runs the 8 attempts in about 100 s, `0.0001` in about 10 s.
+   * @default 1
+   */
+  webhookRetryScale?: number;
+  /** How long a receiver has to answer one delivery attempt, in milliseconds. @default 15000 */
+  webhookTimeoutMs?: number;
+  /**
+   * The at-least-once, unordered delivery the service documents, on demand: some events sent
+   * twice, some held back so later ones overtake, some never sent. Off by default; deterministic
+   * under `seed` (which deliveries are doubled, held or dropped, and for how long).
+   */
+  webhookChaos?: MockWebhookChaos;
+  /**
+   * The deliveries the log keeps (`mock.webhooks.deliveries()`): past it the oldest finished one
+   * is forgotten, or, when every one is still pending, the oldest pending one is given up. Also
+   * the bound of what can wait for delivery, so a receiver that is down never grows the mock
+   * without end.
+   * @default 10000
+   */
+  webhookLogSize?: number;
+  /**
+   * The `fetch` deliveries go through. Deliveries are real HTTP POSTs to each endpoint's URL; give
+   * a fetch here to send them elsewhere (an msw-intercepted fetch, a test double).
+   * @default globalThis.fetch
+   */
+  webhookFetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * How long after succeeding a payment settles (`payment.settled`, and the settlement on
+   * `payments.details` and the lists), in milliseconds; `0` settles at once.
+   * @default 1000
+   */
+  settleAfterMs?: number;
+  /**
+   * The fee the service takes of each paid option, shown in the webhook snapshots'
+   * `processing.fee` (and taken off `settlement_amount` and `settled.amount`); null by default.
+   * @example
+   * createMockGateway({ fee: { percent: { numerator: 29, denominator: 1000 } } }) // 2.9 %
+   */
+  fee?: MockFee | null;
+}
+
+/** A fee of the kind `base_plus_percent`: `base` plus `percent` of the option's amount. */
+export interface MockFee {
+  /** A fixed part, in the paying token's smallest unit. @default 0 */
+  base?: string | number | bigint;
+  /** A share of the option's amount, e.g. `{ numerator: 29, denominator: 1000 }` for 2.9 %. */
+  percent?: { numerator: string | number | bigint; denominator: string | number | bigint };
+}
+
+/** A webhook endpoint to register. */
+export interface MockWebhookEndpointInput {
+  /** Where deliveries are POSTed (`http:` or `https:`). */
+  url: string;
+  /** The endpoint's `whsec_…` secret. @default one generated for it */
+  secret?: string;
+  /** The event types it gets, e.g. `['payment.succeeded', 'payment.settled']`. @default every type */
+  types?: readonly string[];
+}
+
+/** A registered webhook endpoint. */
+export interface MockWebhookEndpoint {
+  /** `we_…` */
+  id: string;
+  url: string;
+  /** The `whsec_…` secret its deliveries are signed with. */
+  secret: string;
+  /** The event types it gets; null: every type. */
+  types: string[] | null;
+}
+
+/** Delivery chaos for testing receivers; every field off when left out. */
+export interface MockWebhookChaos {
+  /** Share of deliveries sent twice (the second with the same `webhook-id`), 0 to 1. */
+  duplicateRate?: number;
+  /** Deliveries are held back a random time up to this many milliseconds, so later ones overtake. */
+  reorderWindowMs?: number;
+  /** Share of deliveries never sent (logged with status `dropped`), 0 to 1. */
+  dropRate?: number;
+}
+
+/** One attempt of a delivery. */
+export interface MockWebhookAttempt {
+  /** When it was sent (ISO 8601). */
+  at: string;
+  /** The receiver's HTTP status, or null when none came (timeout, closed connection). */
+  status: number | null;
+  /** Why it failed, or null when acknowledged (a 2xx). */
+  error: string | null;
+  durationMs: number;
+}
+
+/** One event's delivery to one endpoint, as the delivery log shows it. */
+export interface MockWebhookDelivery {
+  /** `dlv_…`: what `mock.webhooks.resend` takes. */
+  id: string;
+  endpointId: string;
+  /** The event's `id` (`evt_…`), the same in every attempt and every duplicate. */
+  eventId: string;
+  /** The `webhook-id` header: `msg_…`, the same in every attempt of the event. */
+  messageId: string;
+  type: string;
+  paymentId: string;
+  paymentStateVersion: number;
+  /**
+   * `pending` (waiting for its next attempt), `delivered` (a 2xx), `failed` (all 8 attempts
+   * failed; resend it), `dropped` (chaos: never sent).
+   */
+  status: 'pending' | 'delivered' | 'failed' | 'dropped';
+  /** A second delivery of the same event sent by chaos. */
+  duplicate: boolean;
+  /** When the event happened (ISO 8601). */
+  createdAt: string;
+  /** When the next attempt is due (ISO 8601), or null. */
+  nextAttemptAt: string | null;
+  attempts: MockWebhookAttempt[];
+}
+
+/** The mock's webhook sender: endpoints and the delivery log. */
+export interface MockWebhooks {
+  /** Registers an endpoint; resolves nothing asynchronously: the returned endpoint holds its secret. */
+  add(endpoint: MockWebhookEndpointInput): MockWebhookEndpoint;
+  /** Removes an endpoint (its pending deliveries stop); false when unknown. */
+  remove(endpointId: string): boolean;
+  list(): MockWebhookEndpoint[];
+  /** The delivery log, oldest first (copies). */
+  deliveries(): MockWebhookDelivery[];
+  /**
+   * Sends a delivery again from its first attempt (same event id and body; a new schedule), for
+   * one that failed, was dropped, or was delivered. Returns it, or undefined for an unknown id.
+   */
+  resend(deliveryId: string): MockWebhookDelivery | undefined;
+  /** Resolves once nothing is pending or in flight (at most `timeoutMs`, default 10 s; false then). */
+  idle(timeoutMs?: number): Promise<boolean>;
 }
 
 /** EIP-712 typed data as a wallet signs it (`eth_signTypedData_v4`); numbers may be hex strings. */
@@ -323,8 +464,9 @@ export interface MockGateway {
   /** Back to the seeded state: data, ids, recorded requests and pending faults. */
   reset(): void;
   /**
-   * Sets a payment's status, filling buyer, transaction and settlement as that status implies.
-   * Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
+   * Sets a payment's status, filling buyer and transaction as that status implies (a succeeded
+   * payment settles `settleAfterMs` later), and sends its webhook event. Setting the status it
+   * already has changes nothing. Throws for an unknown id. A payment set back to `requires_action` after its `expiresAt` still
    * reads as `expired`.
    */
   setPaymentStatus(paymentId: string, status: KnownPaymentStatus): void;
@@ -369,4 +511,14 @@ export interface MockGateway {
   getPayment(paymentId: string): MockPayment | undefined;
   /** Payments of one merchant, or of all merchants, newest first. */
   payments(merchantId?: string): MockPayment[];
+  /**
+   * The service's webhooks, sent by the mock: endpoints, the delivery log, resends. Deliveries
+   * go out whatever serves the mock (msw, `mock.fetch`, `listen()`), through `webhookFetch`.
+   */
+  readonly webhooks: MockWebhooks;
+  /**
+   * Stops everything the mock does on its own: webhook deliveries, settlements, expiries and
+   * auto-advance (servers from `listen()` close with their own `close()`).
+   */
+  close(): void;
 }

@@ -5,6 +5,8 @@
  * signer for the mock and the relay, so what they send is what the verifier accepts.
  */
 
+import { webhookSecretBase64 } from '../rules/webhooks';
+
 // The Web Crypto types by what the global `crypto` gives: the project's lib is ES2022 without
 // the DOM, so the DOM names `CryptoKey` and `BufferSource` are not in scope.
 type Subtle = typeof crypto.subtle;
@@ -23,8 +25,8 @@ export type WebhookBody = string | Uint8Array | ArrayBuffer;
  * libraries take it), or `undefined` when it is not base64 of at least one byte.
  */
 export function secretKeyBytes(secret: string): Uint8Array | undefined {
-  const text = secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) return undefined;
+  const text = webhookSecretBase64(secret);
+  if (text === undefined) return undefined;
   const binary = atob(text.padEnd(Math.ceil(text.length / 4) * 4, '='));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -63,6 +65,17 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** The base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`: what a `v1,` entry holds. */
+export async function signatureOf(
+  key: HmacKey,
+  id: string,
+  timestamp: string,
+  body: WebhookBody,
+): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', key, signedContent(id, timestamp, body) as Bytes);
+  return toBase64(new Uint8Array(mac));
+}
+
 export interface SignInput {
   /** The endpoint's `whsec_…` secret. */
   secret: string;
@@ -80,15 +93,10 @@ export async function signWebhook(input: SignInput): Promise<Record<string, stri
   if (keyBytes === undefined) throw new TypeError('secret: must be whsec_ followed by base64');
   const key = await importSigningKey(keyBytes);
   const timestamp = String(Math.floor(input.timestamp));
-  const mac = await crypto.subtle.sign(
-    'HMAC',
-    key,
-    signedContent(input.id, timestamp, input.body) as Bytes,
-  );
   return {
     'webhook-id': input.id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${toBase64(new Uint8Array(mac))}`,
+    'webhook-signature': `v1,${await signatureOf(key, input.id, timestamp, input.body)}`,
   };
 }
 

@@ -20,7 +20,7 @@ const examples: { name: string; expected: RegExp[] }[] = [
       /Settlement: USDC on Base to eip155:8453:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb/,
       /Payment: +pay_\S+ .*buyer pays at http:\/\/127\.0\.0\.1:\d+\//,
       /Final: +succeeded/,
-      /Paid in: +transaction 0x[0-9a-f]{64}/,
+      /Paid in: +transaction test:pay_[A-Za-z0-9]+/,
       // Why it lists another merchant, and every amount in major units with the currency named.
       /List: +the mock's sample merchant mer_\S+, not mer_\S+: it has/,
       /Payments: +1000 in all \(amounts in major units\)/,
@@ -63,7 +63,7 @@ const examples: { name: string; expected: RegExp[] }[] = [
       /Cancelled: pay_\S+ \(cancelled_by_merchant at \d{4}-/,
       /Status now: cancelled, final: true/,
       /Cancel again: refused \(400 invalid_state\)/,
-      /Paid: succeeded in transaction 0x[0-9a-f]{64}/,
+      /Paid: succeeded in transaction test:pay_[A-Za-z0-9]+/,
       /Refunded: pay_/,
       /Refund again: already_refunded/,
       /Details: order-refund succeeded, settled: yes/,

@@ -1,5 +1,6 @@
 import type {
   FollowerErrorInfo,
+  FollowerIngestOutcome,
   PaymentFollower,
   PaymentFollowerCheckpoint,
   PaymentStatus,
@@ -24,8 +25,18 @@ describe('payments.follower types', () => {
     expectTypeOf(change.status).toEqualTypeOf<PaymentStatus>();
     expectTypeOf(change.previousStatus).toEqualTypeOf<PaymentStatus | undefined>();
     expectTypeOf(change.result).toEqualTypeOf<PaymentStatusResult>();
+    expectTypeOf(change.source).toEqualTypeOf<'poll' | 'webhook'>();
     // @ts-expect-error a misspelt field
     void change.previous_status;
+  });
+
+  it('ingest takes an event and says what it did with it', () => {
+    const follower = value<PaymentFollower>();
+    expectTypeOf(follower.ingest).returns.toEqualTypeOf<Promise<FollowerIngestOutcome>>();
+    expectTypeOf<FollowerIngestOutcome>().toEqualTypeOf<'yielded' | 'stale' | 'not-followed'>();
+    // @ts-expect-error a payment id is no event
+    const ingest = () => follower.ingest('pay_1');
+    expectTypeOf(ingest).toBeFunction();
   });
 
   it('add takes a PaymentCreated, an id or { paymentId, merchantId? }, nothing else', () => {

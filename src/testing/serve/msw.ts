@@ -1,6 +1,6 @@
 import type * as Msw from 'msw';
-import { isNetworkError } from '../service/responses';
-import { handle } from '../service/router';
+import { isNetworkError } from '../service/http/responses';
+import { handle } from '../service/http/router';
 import type { Store } from '../state/store';
 
 type MswModule = Pick<typeof Msw, 'http' | 'HttpResponse'>;

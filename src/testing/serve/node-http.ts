@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { handleHttpOnly } from '../service/http-only';
-import { isNetworkError } from '../service/responses';
-import { handle } from '../service/router';
+import { handleHttpOnly } from '../service/http/http-only';
+import { isNetworkError } from '../service/http/responses';
+import { handle } from '../service/http/router';
 import type { Store } from '../state/store';
 import type { ListenOptions, MockGateway, MockServer } from '../types';
 

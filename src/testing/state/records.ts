@@ -55,6 +55,24 @@ export interface PaymentRecord {
   buyer: { address: string; wallet: Wallet } | null;
   tx: { hash: string; nonce: number } | null;
   settlement: { settled: boolean; txHash: string | null; at: number | null } | null;
+  /**
+   * When each stage of a payment created while the mock runs was reached (epoch ms), what its
+   * webhook snapshots show; absent on the seeded history, which sends no events.
+   */
+  stages?: PaymentStages;
+  /** `payment_state_version`: 0 at creation, one more per change; absent on the seeded history. */
+  version?: number;
+}
+
+/** The stage times and reasons a payment's webhook snapshot shows (`processing`, `success`, …). */
+export interface PaymentStages {
+  processingAt?: number;
+  succeededAt?: number;
+  failedAt?: number;
+  failureReason?: string;
+  cancelledAt?: number;
+  cancellationReason?: string;
+  expiredAt?: number;
 }
 
 /** Epoch milliseconds as the service writes times: ISO 8601 with milliseconds and `Z`. */

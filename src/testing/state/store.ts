@@ -1,4 +1,11 @@
-import type { FailNextOptions, MockCredentials, MockSample, RecordedRequest } from '../types';
+import type {
+  FailNextOptions,
+  MockCredentials,
+  MockFee,
+  MockSample,
+  RecordedRequest,
+} from '../types';
+import type { PaymentEvent } from './events';
 import type { MerchantRecord, PaymentRecord } from './records';
 import { Rng } from './rng';
 import { generateSampleData, type SampleData } from './sample-data';
@@ -14,6 +21,17 @@ export interface MockConfig {
   requestLogSize: number;
   /** How long a buyer's quote (a payment option) can be confirmed, in milliseconds. */
   quoteWindowMs: number;
+  /** How long after succeeding a payment settles, in milliseconds. */
+  settleAfterMs: number;
+  /** The fee the service takes of each paid option, or null (no fee). */
+  fee: MockFee | null;
+}
+
+/** Where the lifecycle sends each payment event (the webhook sender), when anyone listens. */
+export interface EventSink {
+  /** Whether an event would go anywhere: a snapshot is built only then. */
+  wanted(): boolean;
+  send(event: PaymentEvent): void;
 }
 
 /** A stored successful answer, replayed for a retry with the same Idempotency-Key. */
@@ -38,12 +56,19 @@ export class Store {
   readonly faults: Fault[] = [];
   readonly sample: MockSample;
   rng: Rng;
+  /** Event ids (`evt_…`): a source of their own, so events never shift the payments' ids. */
+  eventRng: Rng;
+  /** The webhook sender, once the mock has one. */
+  events: EventSink | undefined;
+  /** Timers of the lifecycle (expiries, settlements, the confirm's success): cleared by reset. */
+  readonly timers = new Set<ReturnType<typeof setTimeout>>();
   requestCount = 0;
   /** Bumped by every reset: what a cache of the payments (the lists' sort orders) keys on. */
   generation = 0;
   /** The seeded state, generated once and copied on every reset (copying is far cheaper). */
   private readonly pristine: SampleData;
   private readonly pristineRngState: number;
+  private readonly seed: number;
 
   constructor(
     seed: number,
@@ -54,12 +79,16 @@ export class Store {
     this.pristineRngState = rng.state;
     this.sample = deepFreeze(this.pristine.sample);
     this.rng = rng;
+    this.eventRng = new Rng(seed ^ 0x5eed_e7e7);
+    this.seed = seed;
     this.reset();
   }
 
   reset(): void {
     this.generation++;
     this.rng = new Rng(this.pristineRngState);
+    this.eventRng = new Rng(this.seed ^ 0x5eed_e7e7);
+    this.stopTimers();
     this.merchants.clear();
     this.payments.clear();
     this.idempotency.clear();
@@ -81,6 +110,21 @@ export class Store {
         settlement: p.settlement && { ...p.settlement },
       });
     }
+  }
+
+  /** Runs `run` after `ms` unless reset() or close() comes first; never keeps a process alive. */
+  later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+    this.timers.add(timer);
+  }
+
+  stopTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
   }
 
   /** Records a request, dropping the oldest beyond `requestLogSize`: the log never grows without end. */

@@ -66,7 +66,7 @@ describe.each([
     const id = await create('wallet-usdc');
     const result = await pay(wallet(), id, buyer);
     expect(result.status).toBe('succeeded');
-    expect(result.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(result.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
     expect(result.info?.optionAmount).toMatchObject({ value: '12500000' });
     const details = await partner.payments.details(id);
     expect(details).toMatchObject({ status: 'succeeded', info: { txId: result.info?.txId } });

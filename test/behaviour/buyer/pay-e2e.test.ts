@@ -48,7 +48,7 @@ describe('gateway.buyer.pay against the mock', { timeout: 20_000 }, () => {
 
     const final = await gateway.payments.waitForFinal(payment, { timeoutMs: 10_000 });
     expect(final.status).toBe('succeeded');
-    expect(final.info?.txId).toMatch(/^0x[0-9a-f]+$/i);
+    expect(final.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
     const view = await gateway.buyer.get(payment.paymentId);
     expect(view.buyer?.accountCaip10.toLowerCase()).toBe(
       `eip155:8453:${account.address}`.toLowerCase(),

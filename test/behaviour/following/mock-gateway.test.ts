@@ -52,7 +52,7 @@ describe('long polling the mock service over real HTTP', () => {
     const latency = performance.now() - changedAt;
 
     expect(result).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null });
-    expect(result.info?.txId).toMatch(/^0x/);
+    expect(result.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
     expect(latency).toBeLessThan(100);
     const reads = statusReads(mock, payment.paymentId);
     expect(reads.map((r) => r.path)).toEqual([

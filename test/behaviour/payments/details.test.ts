@@ -5,7 +5,7 @@ import {
   ResponseValidationError,
 } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { issuesOf } from '../../support';
 import { BASE_URL, useMock } from './support';
 
@@ -40,14 +40,24 @@ describe('payments.details', () => {
     mock.setPaymentStatus(payment.paymentId, 'succeeded');
     const details = await gateway().payments.details(payment.paymentId);
     expect(details.status).toBe('succeeded');
-    expect(details.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(details.info?.txId).toBe(`test:${payment.paymentId}`);
     expect(details.info?.optionAmount).toMatchObject({
       unit: expect.stringMatching(/^caip19\//),
       value: expect.stringMatching(/^\d+$/),
       display: { assetSymbol: 'USDC', decimals: 6 },
     });
-    expect(details.settlement?.successful).toEqual({
-      txId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    // The payout comes settleAfterMs (1 s by default) after success.
+    expect(details.settlement).toEqual({ successful: null });
+    await vi.waitFor(
+      async () => {
+        const settled = await gateway().payments.details(payment.paymentId);
+        expect(settled.settlement?.successful).toBeTruthy();
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    const paidOut = await gateway().payments.details(payment.paymentId);
+    expect(paidOut.settlement?.successful).toEqual({
+      txId: `test:${payment.paymentId}`,
       amount: { unit: expect.stringMatching(/^caip19\//) },
     });
   });

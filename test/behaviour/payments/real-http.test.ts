@@ -5,7 +5,7 @@ import {
   RequestValidationError,
 } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useListeningMock } from '../../support';
 
 const mock = createMockGateway({ pollInMs: 200 });
@@ -38,7 +38,14 @@ describe('the payment actions over real HTTP', () => {
     expect(result).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null });
     expect(result.info?.optionAmount.display.assetSymbol).toBe('USDC');
     const details = await gateway().payments.details(payment.paymentId);
-    expect(details.settlement?.successful?.txId).toMatch(/^0x/);
+    expect(details.settlement).toEqual({ successful: null }); // settleAfterMs later
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await gateway().payments.details(payment.paymentId)).settlement?.successful?.txId,
+        ).toBe(`test:${payment.paymentId}`),
+      { timeout: 5000, interval: 100 },
+    );
   });
 
   it('cancels once across a retried 502, all attempts with one key', async () => {

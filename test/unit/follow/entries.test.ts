@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LevelLogger } from '../../../src/core/logger';
-import { Redactor } from '../../../src/core/redact';
+import { Redactor } from '../../../src/core/safety/redact';
 import { ChangeQueue } from '../../../src/follow/changes';
 import { Deadlines, newEntry, reportFailure } from '../../../src/follow/entries';
 import type { Seed } from '../../../src/follow/seeds';
@@ -46,6 +46,7 @@ describe('the follower’s change queue', () => {
           isFinal: false,
           previousStatus: undefined,
           result: { status: 'processing', isFinal: false },
+          source: 'poll',
         },
       });
       if (i % 3 === 2) {

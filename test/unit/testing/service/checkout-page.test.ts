@@ -104,7 +104,7 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
     const details = await h.call<{ info?: { txId: string } }>(`/v1/payments/${payment.paymentId}`, {
       headers: { ...h.auth, 'Merchant-Id': h.mock.sample.merchantId },
     });
-    expect(details.body.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(details.body.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
     // One buyer per mock: the next payment is paid by the same account.
     const next = await open();
     await act(next.gatewayUrl, 'pay');

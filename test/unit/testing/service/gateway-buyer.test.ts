@@ -274,7 +274,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
       headers: h.auth,
     });
     expect(held.body).toMatchObject({ status: 'succeeded', isFinal: true });
-    expect(held.body.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(held.body.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
     expect(held.body.info?.optionAmount).toMatchObject({
       unit: `caip19/${USDC_BASE}`,
       value: '12500000',
@@ -313,7 +313,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     );
     expect(res.body).toMatchObject({ status: 'succeeded', isFinal: true });
     expect(res.body.pollInMs).toBeUndefined();
-    expect(res.body.info?.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(res.body.info?.txId).toMatch(/^test:pay_[A-Za-z0-9]+$/);
   });
 
   it('pays USDT through fetch: the build action resolves into an EIP-2612 Permit', async () => {

@@ -1,0 +1,37 @@
+/**
+ * What the mock serves over real HTTP only, beside the service's `/v1/` routes and under the same
+ * path prefix: the control API (`/__mock/…`) and the checkout page (`/pay/{id}`).
+ */
+import type { Store } from '../../state/store';
+import type { MockGateway } from '../../types';
+import { handleCheckoutPage } from '../buyer/checkout-page';
+import { handleControl } from '../control/control';
+
+/** The answer of a control or checkout route, or undefined for a request the service answers. */
+export async function handleHttpOnly(
+  mock: MockGateway,
+  store: Store,
+  request: Request,
+): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const { pathname } = url;
+  if (pathname.includes('/v1/')) return undefined;
+  const control = pathname.indexOf('/__mock/');
+  if (control !== -1) {
+    return handleControl(
+      mock,
+      request,
+      pathname.slice(control + '/__mock/'.length),
+      url.searchParams,
+    );
+  }
+  const pay = /\/pay\/([^/]+)\/?$/.exec(pathname);
+  if (!pay) return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(pay[1] as string);
+  } catch {
+    id = pay[1] as string;
+  }
+  return handleCheckoutPage(store, request, id, pathname);
+}

@@ -1,0 +1,72 @@
+// Guards and the default store, as the entries export them: options checked at once, the code that
+// runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
+import { RequestValidationError } from '../core/errors/base';
+import type { WebhookGuard, WebhookGuardOptions, WebhookGuardStore } from './guard';
+
+const OPERATION = 'webhooks.guard';
+
+/** A guard over `store` (default: in memory). `webhooks.guard()` is the usual way to get one. */
+export function createWebhookGuard<Context = undefined>(
+  options?: WebhookGuardOptions<Context>,
+): WebhookGuard<Context> {
+  const store = options?.store ?? (memoryStore() as unknown as WebhookGuardStore<Context>);
+  if (typeof store.transaction !== 'function') {
+    throw new RequestValidationError(OPERATION, [
+      { field: 'store', message: 'must be a WebhookGuardStore (memoryStore(), postgresStore())' },
+    ]);
+  }
+  // The rule loads on the first event: a client that never receives webhooks does not carry it.
+  const guard = once(() => import('./guard').then(({ Guard }) => new Guard(store)));
+  return { handle: (event, fn) => guard().then((loaded) => loaded.handle(event, fn)) };
+}
+
+/** Options of `memoryStore()`. */
+export interface MemoryGuardStoreOptions {
+  /**
+   * How long a handled event id is remembered, in milliseconds. The service retries for about
+   * 28 hours; a replay from its dashboard (up to 14 days) of a payment event is still caught by
+   * the payment's version while the payment is remembered.
+   * @default 259200000 (3 days)
+   */
+  ttlMs?: number | undefined;
+  /**
+   * At most this many event ids, and this many payments' versions, are kept; past it the oldest
+   * are forgotten first (about 200 bytes each: 100,000 of both is some 40 MB at most).
+   * @default 100000
+   */
+  maxEntries?: number | undefined;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The guard's default store: this process's memory. Enough for one receiver process; replicas, or
+ * a receiver that restarts, need a shared store (`postgresStore`).
+ */
+export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStore<undefined> {
+  const ttlMs = options?.ttlMs ?? 3 * DAY_MS;
+  const maxEntries = options?.maxEntries ?? 100_000;
+  const issues = [];
+  if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+    issues.push({ field: 'ttlMs', message: 'must be a positive number of milliseconds' });
+  }
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+    issues.push({ field: 'maxEntries', message: 'must be a whole number, at least 1' });
+  }
+  if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
+  // Its code loads on first use, like the PostgreSQL store's.
+  const store = once(() =>
+    import('./memory-store').then(({ MemoryStore }) => new MemoryStore(ttlMs, maxEntries)),
+  );
+  return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };
+}
+
+/** Calls `load` once, on first use; a load that failed is tried again on the next. */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+}

@@ -1,0 +1,359 @@
+/**
+ * The service's webhook events (facts: spec/service-webhooks.md): the envelope `{ id, type,
+ * api_version, created_at, data }` and the payment snapshot in `data`, with the wire's snake_case
+ * names kept. Unknown fields are kept at run time (the service adds fields within an
+ * `api_version`), unknown event types parse as `UnknownWebhookEvent`, but the types list only the
+ * documented fields, so a misspelt field is a compile error.
+ */
+import * as z from 'zod/mini';
+import type { KnownPaymentStatus } from '../rules/payments';
+import { PAYMENT_WEBHOOK_EVENT_TYPES, type PaymentWebhookEventType } from '../rules/webhooks';
+import { maybe, openEnum, requiredString, responseObject } from '../schemas/common';
+
+export type { PaymentWebhookEventType };
+export { PAYMENT_WEBHOOK_EVENT_TYPES };
+
+// A stage the payment has not reached is `null`; a key the service left out reads as null too,
+// so the type `T | null` holds whatever the body.
+function stage<T extends z.ZodMiniType>(schema: T) {
+  return z._default(z.nullable(schema), null);
+}
+
+const amount = responseObject({
+  /** `iso4217/<currency>` for fiat, `caip19/<CAIP-19 asset id>` for a token. */
+  unit: z.string(),
+  /** An integer string in minor units of `unit`. */
+  value: z.string(),
+});
+/** An amount in a webhook snapshot: `value` is an integer string in minor units of `unit`. */
+export interface WebhookAmount extends z.output<typeof amount> {}
+/** An amount in a webhook snapshot: `value` is an integer string in minor units of `unit`. */
+export const WebhookAmountSchema: z.ZodMiniType<WebhookAmount> = amount;
+
+const feePercent = responseObject({
+  /** Integer string: 29 of 1000 is 2.9 %. */
+  numerator: z.string(),
+  /** Integer string. */
+  denominator: z.string(),
+});
+/** A fee's percentage as a fraction of integer strings (`29/1000` is 2.9 %). */
+export interface WebhookFeePercent extends z.output<typeof feePercent> {}
+/** A fee's percentage as a fraction of integer strings (`29/1000` is 2.9 %). */
+export const WebhookFeePercentSchema: z.ZodMiniType<WebhookFeePercent> = feePercent;
+
+const fee = responseObject({
+  /** How the fee is computed: `base_plus_percent` today; others may come. */
+  kind: openEnum<'base_plus_percent'>(),
+  base_amount: WebhookAmountSchema,
+  percent: WebhookFeePercentSchema,
+  percent_amount: WebhookAmountSchema,
+  total_amount: WebhookAmountSchema,
+});
+/** The service's fee on a payment: a base amount plus a percentage. */
+export interface WebhookFee extends z.output<typeof fee> {}
+/** The service's fee on a payment: a base amount plus a percentage. */
+export const WebhookFeeSchema: z.ZodMiniType<WebhookFee> = fee;
+
+const processingStage = responseObject({
+  /** ISO 8601 UTC. */
+  processing_at: z.string(),
+  /** The token amount the buyer pays. */
+  option_amount: WebhookAmountSchema,
+  fee: stage(WebhookFeeSchema),
+  /** What the merchant is to receive, the fee taken. */
+  settlement_amount: WebhookAmountSchema,
+  /** The buyer's account, CAIP-10, when known. */
+  buyer_caip10: stage(z.string()),
+  /** The chain paid on, CAIP-2. */
+  chain_caip2: z.string(),
+});
+/** Set once the buyer committed to pay (`payment.processing` on). */
+export interface SnapshotProcessing extends z.output<typeof processingStage> {}
+/** Set once the buyer committed to pay (`payment.processing` on). */
+export const SnapshotProcessingSchema: z.ZodMiniType<SnapshotProcessing> = processingStage;
+
+const successStage = responseObject({
+  /** ISO 8601 UTC. */
+  succeeded_at: z.string(),
+  /** The paying transaction, when known (`test:{paymentId}` in test mode). */
+  tx_id: stage(z.string()),
+});
+/** Set once the payment succeeded. */
+export interface SnapshotSuccess extends z.output<typeof successStage> {}
+/** Set once the payment succeeded. */
+export const SnapshotSuccessSchema: z.ZodMiniType<SnapshotSuccess> = successStage;
+
+const failedStage = responseObject({
+  /** ISO 8601 UTC. */
+  failed_at: z.string(),
+  /** For people to read; never branch on it. */
+  failure_reason: stage(z.string()),
+});
+/** Set once the payment failed. */
+export interface SnapshotFailed extends z.output<typeof failedStage> {}
+/** Set once the payment failed. */
+export const SnapshotFailedSchema: z.ZodMiniType<SnapshotFailed> = failedStage;
+
+const cancelledStage = responseObject({
+  /** ISO 8601 UTC. */
+  cancelled_at: z.string(),
+  /** For people to read; never branch on it. */
+  cancellation_reason: stage(z.string()),
+});
+/** Set once the payment was cancelled (only while it awaited the buyer). */
+export interface SnapshotCancelled extends z.output<typeof cancelledStage> {}
+/** Set once the payment was cancelled (only while it awaited the buyer). */
+export const SnapshotCancelledSchema: z.ZodMiniType<SnapshotCancelled> = cancelledStage;
+
+const expiredStage = responseObject({
+  /** ISO 8601 UTC. */
+  expired_at: z.string(),
+});
+/** Set once the payment expired. */
+export interface SnapshotExpired extends z.output<typeof expiredStage> {}
+/** Set once the payment expired. */
+export const SnapshotExpiredSchema: z.ZodMiniType<SnapshotExpired> = expiredStage;
+
+const settledStage = responseObject({
+  /** ISO 8601 UTC. */
+  settled_at: z.string(),
+  /** The settlement transaction, when known. */
+  tx_id: stage(z.string()),
+  /** What actually settled. */
+  amount: WebhookAmountSchema,
+});
+/** Set once the funds settled to the merchant (`status` stays `succeeded`). */
+export interface SnapshotSettled extends z.output<typeof settledStage> {}
+/** Set once the funds settled to the merchant (`status` stays `succeeded`). */
+export const SnapshotSettledSchema: z.ZodMiniType<SnapshotSettled> = settledStage;
+
+const paymentSnapshot = responseObject({
+  /** The REST API's payment id. Several events share it: never deduplicate on it. */
+  payment_id: z.string(),
+  /** The REST API's merchant id. */
+  merchant_id: z.string(),
+  /** False in test mode and for test deliveries. */
+  live: z.boolean(),
+  /**
+   * Per payment, 0 on `payment.created`, rising with each change: an event whose version is at
+   * most the highest already handled for its payment is stale.
+   */
+  payment_state_version: z.number(),
+  /** The partner's reference (not unique); may be null. */
+  reference_id: maybe(z.string()),
+  /** Act on this, not on the event's `type`. There is no `settled` status. */
+  status: openEnum<KnownPaymentStatus>(),
+  /** The amount asked. */
+  amount: WebhookAmountSchema,
+  /** ISO 8601 UTC. */
+  created_at: z.string(),
+  /** ISO 8601 UTC. */
+  expires_at: z.string(),
+  processing: stage(SnapshotProcessingSchema),
+  success: stage(SnapshotSuccessSchema),
+  failed: stage(SnapshotFailedSchema),
+  cancelled: stage(SnapshotCancelledSchema),
+  expired: stage(SnapshotExpiredSchema),
+  settled: stage(SnapshotSettledSchema),
+});
+/** A payment's full state when the event happened (never a delta); stages not reached are null. */
+export interface PaymentSnapshot extends z.output<typeof paymentSnapshot> {}
+/** A payment's full state when the event happened (never a delta); stages not reached are null. */
+export const PaymentSnapshotSchema: z.ZodMiniType<PaymentSnapshot, unknown> = paymentSnapshot;
+
+function paymentEvent<T extends PaymentWebhookEventType>(type: T) {
+  return responseObject({
+    /** `evt_…`: the same on every delivery of one event. Deduplicate on it. */
+    id: z.string(),
+    type: z.literal(type),
+    /** The payload contract's version (`2026-05-18`), unrelated to the REST versions. */
+    api_version: z.string(),
+    /** ISO 8601 UTC: when the event happened (any precision). */
+    created_at: z.string(),
+    data: PaymentSnapshotSchema,
+  });
+}
+
+const paymentCreated = paymentEvent('payment.created');
+/** A payment was created (`payment_state_version` 0); no stage is set. */
+export interface PaymentCreatedEvent extends z.output<typeof paymentCreated> {}
+/** A payment was created (`payment_state_version` 0); no stage is set. */
+export const PaymentCreatedEventSchema: z.ZodMiniType<PaymentCreatedEvent, unknown> =
+  paymentCreated;
+
+const paymentProcessing = paymentEvent('payment.processing');
+/** The buyer committed to pay: `processing` is set. */
+export interface PaymentProcessingEvent extends z.output<typeof paymentProcessing> {}
+/** The buyer committed to pay: `processing` is set. */
+export const PaymentProcessingEventSchema: z.ZodMiniType<PaymentProcessingEvent, unknown> =
+  paymentProcessing;
+
+const paymentSucceeded = paymentEvent('payment.succeeded');
+/** The payment succeeded: `processing` and `success` are set (`settled` if it already settled). */
+export interface PaymentSucceededEvent extends z.output<typeof paymentSucceeded> {}
+/** The payment succeeded: `processing` and `success` are set (`settled` if it already settled). */
+export const PaymentSucceededEventSchema: z.ZodMiniType<PaymentSucceededEvent, unknown> =
+  paymentSucceeded;
+
+const paymentFailed = paymentEvent('payment.failed');
+/** The payment failed: `failed` is set, and `processing` if the buyer had committed. */
+export interface PaymentFailedEvent extends z.output<typeof paymentFailed> {}
+/** The payment failed: `failed` is set, and `processing` if the buyer had committed. */
+export const PaymentFailedEventSchema: z.ZodMiniType<PaymentFailedEvent, unknown> = paymentFailed;
+
+const paymentExpired = paymentEvent('payment.expired');
+/** The payment expired: `expired` is set, and `processing` if the buyer had committed. */
+export interface PaymentExpiredEvent extends z.output<typeof paymentExpired> {}
+/** The payment expired: `expired` is set, and `processing` if the buyer had committed. */
+export const PaymentExpiredEventSchema: z.ZodMiniType<PaymentExpiredEvent, unknown> =
+  paymentExpired;
+
+const paymentCancelled = paymentEvent('payment.cancelled');
+/** The payment was cancelled while it awaited the buyer: only `cancelled` is set. */
+export interface PaymentCancelledEvent extends z.output<typeof paymentCancelled> {}
+/** The payment was cancelled while it awaited the buyer: only `cancelled` is set. */
+export const PaymentCancelledEventSchema: z.ZodMiniType<PaymentCancelledEvent, unknown> =
+  paymentCancelled;
+
+const paymentSettled = paymentEvent('payment.settled');
+/**
+ * The funds settled: `processing`, `success` and `settled` are set and `status` is still
+ * `succeeded`. It may arrive before `payment.succeeded`: fulfil on the first snapshot whose
+ * `status` is `succeeded`, whatever its type.
+ */
+export interface PaymentSettledEvent extends z.output<typeof paymentSettled> {}
+/** The funds settled: `processing`, `success` and `settled` are set; `status` stays `succeeded`. */
+export const PaymentSettledEventSchema: z.ZodMiniType<PaymentSettledEvent, unknown> =
+  paymentSettled;
+
+/** One of the seven documented payment events: `data` is a `PaymentSnapshot`. */
+export type PaymentWebhookEvent =
+  | PaymentCreatedEvent
+  | PaymentProcessingEvent
+  | PaymentSucceededEvent
+  | PaymentFailedEvent
+  | PaymentExpiredEvent
+  | PaymentCancelledEvent
+  | PaymentSettledEvent;
+
+const PAYMENT_EVENT_SCHEMAS = {
+  'payment.created': PaymentCreatedEventSchema,
+  'payment.processing': PaymentProcessingEventSchema,
+  'payment.succeeded': PaymentSucceededEventSchema,
+  'payment.failed': PaymentFailedEventSchema,
+  'payment.expired': PaymentExpiredEventSchema,
+  'payment.cancelled': PaymentCancelledEventSchema,
+  'payment.settled': PaymentSettledEventSchema,
+} as const satisfies Record<PaymentWebhookEventType, z.ZodMiniType<PaymentWebhookEvent, unknown>>;
+
+/** Keys of the payment snapshot, each typed `never` on an unknown event's data. */
+type NoSnapshotFields = { readonly [K in keyof PaymentSnapshot]?: never };
+
+/**
+ * The `data` of an event type this SDK does not know: not validated, any fields. Its keys that a
+ * payment snapshot also has are typed `never`, so that in a `switch (event.type)` the known cases
+ * keep their snapshot's field types (TypeScript keeps the `string & {}` member in every case);
+ * parse it yourself (e.g. with `PaymentSnapshotSchema`) once you know its type.
+ */
+export interface UnknownWebhookData extends NoSnapshotFields {
+  readonly [key: string]: unknown;
+}
+
+/**
+ * An event of a type the SDK does not know yet (payout events, or types added later): accepted,
+ * so that a new type never breaks a receiver. Acknowledge it (2xx) and skip it, or read `data`
+ * yourself.
+ */
+export interface UnknownWebhookEvent {
+  /** `evt_…`: the same on every delivery of one event. */
+  id: string;
+  type: string & {};
+  api_version: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+  data: UnknownWebhookData;
+}
+
+/**
+ * Any event the service sends: a documented payment event (narrow it with `switch (event.type)`
+ * or `isPaymentWebhookEvent`) or an `UnknownWebhookEvent`.
+ */
+export type WebhookEvent = PaymentWebhookEvent | UnknownWebhookEvent;
+
+/** True for the seven documented payment events, whose `data` is a `PaymentSnapshot`. */
+export function isPaymentWebhookEvent(event: WebhookEvent): event is PaymentWebhookEvent {
+  return Object.hasOwn(PAYMENT_EVENT_SCHEMAS, event.type);
+}
+
+function requiredObject() {
+  return z.looseObject(
+    {},
+    { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an object') },
+  );
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+// The envelope every event has, whatever its type: the only fields a body must carry.
+const envelope = z.looseObject(
+  {
+    id: requiredString(),
+    type: requiredString(),
+    api_version: requiredString(),
+    created_at: requiredString(),
+    data: requiredObject(),
+  },
+  { error: 'must be a JSON object (the event envelope)' },
+);
+
+/**
+ * Any event: the envelope checked (`id`, `type`, `api_version`, `created_at`, `data` required),
+ * then, for a documented payment type, `data` against `PaymentSnapshotSchema` (a documented
+ * event whose snapshot does not match is refused, naming the field, rather than passed on as an
+ * unknown event). Other types pass as `UnknownWebhookEvent`, their `data` unchecked.
+ */
+export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = z.pipe(
+  envelope,
+  z.transform((event, ctx): WebhookEvent => {
+    if (!Object.hasOwn(PAYMENT_EVENT_SCHEMAS, event.type)) return event as UnknownWebhookEvent;
+    const data = z.safeParse(PaymentSnapshotSchema, event.data);
+    if (data.success) return { ...event, data: data.data } as PaymentWebhookEvent;
+    for (const issue of data.error.issues) {
+      const input = valueAt(event.data, issue.path);
+      // zod/mini has no locale: a missing field would read "Invalid input".
+      const message = input === undefined ? 'is required' : issue.message;
+      ctx.issues.push({
+        ...issue,
+        message,
+        input,
+        path: ['data', ...issue.path],
+      } as z.core.$ZodRawIssue);
+    }
+    return z.NEVER;
+  }),
+);
+
+/**
+ * A documented payment event: what `WebhookEventSchema` accepts, less the unknown types. (Not a
+ * discriminated union: that would add about 1 KB gzip to the webhooks entry for no other check.)
+ */
+export const PaymentWebhookEventSchema: z.ZodMiniType<PaymentWebhookEvent, unknown> = z.pipe(
+  WebhookEventSchema,
+  z.transform((event, ctx): PaymentWebhookEvent => {
+    if (isPaymentWebhookEvent(event)) return event;
+    ctx.issues.push({
+      code: 'custom',
+      message: `must be a documented payment event type (${PAYMENT_WEBHOOK_EVENT_TYPES.join(', ')})`,
+      input: event.type,
+      path: ['type'],
+    });
+    return z.NEVER;
+  }),
+);

@@ -1,0 +1,81 @@
+/**
+ * merchant-gateway/webhooks: receiving the service's webhooks alone, for a receiver that holds no
+ * API key (an edge function, a Worker, a queue consumer): verification, the event types and
+ * their schemas, without the client.
+ * @packageDocumentation
+ */
+
+export type { ValidationIssue } from '../core/errors/base';
+export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
+export type { PaymentWebhookEventType } from '../rules/webhooks';
+export type { MemoryGuardStoreOptions } from './create-guard';
+export { createWebhookGuard, memoryStore } from './create-guard';
+export type { WebhookVerificationReason } from './errors';
+export { WebhookVerificationError } from './errors';
+export type {
+  PaymentCancelledEvent,
+  PaymentCreatedEvent,
+  PaymentExpiredEvent,
+  PaymentFailedEvent,
+  PaymentProcessingEvent,
+  PaymentSettledEvent,
+  PaymentSnapshot,
+  PaymentSucceededEvent,
+  PaymentWebhookEvent,
+  SnapshotCancelled,
+  SnapshotExpired,
+  SnapshotFailed,
+  SnapshotProcessing,
+  SnapshotSettled,
+  SnapshotSuccess,
+  UnknownWebhookData,
+  UnknownWebhookEvent,
+  WebhookAmount,
+  WebhookEvent,
+  WebhookFee,
+  WebhookFeePercent,
+} from './events';
+export {
+  isPaymentWebhookEvent,
+  PAYMENT_WEBHOOK_EVENT_TYPES,
+  PaymentCancelledEventSchema,
+  PaymentCreatedEventSchema,
+  PaymentExpiredEventSchema,
+  PaymentFailedEventSchema,
+  PaymentProcessingEventSchema,
+  PaymentSettledEventSchema,
+  PaymentSnapshotSchema,
+  PaymentSucceededEventSchema,
+  PaymentWebhookEventSchema,
+  SnapshotCancelledSchema,
+  SnapshotExpiredSchema,
+  SnapshotFailedSchema,
+  SnapshotProcessingSchema,
+  SnapshotSettledSchema,
+  SnapshotSuccessSchema,
+  WebhookAmountSchema,
+  WebhookEventSchema,
+  WebhookFeePercentSchema,
+  WebhookFeeSchema,
+} from './events';
+export type {
+  GuardableEvent,
+  WebhookGuard,
+  WebhookGuardKey,
+  WebhookGuardOptions,
+  WebhookGuardOutcome,
+  WebhookGuardSession,
+  WebhookGuardState,
+  WebhookGuardStore,
+} from './guard';
+export type {
+  PgPoolClientLike,
+  PgPoolLike,
+  PgQueryable,
+  PostgresGuardContext,
+  PostgresGuardStore,
+  PostgresGuardStoreOptions,
+} from './postgres';
+export { guardTableSql, postgresStore } from './postgres';
+export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks';
+export { Webhooks } from './webhooks';
