@@ -22,7 +22,10 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const README_MAX_LINES = 350;
 /** Wider lines wrap on a laptop's half screen and in GitHub's diff view. */
 const README_MAX_LINE_LENGTH = 99;
-/** The sections in the order a partner meets them (issue 36): these never change places. */
+/**
+ * The sections in the order a partner meets them (issue 36): others may come in between (the
+ * webhooks section goes after Following), but these never change places.
+ */
 const README_ORDER = [
   'Install',
   'Quickstart',
@@ -237,7 +240,7 @@ describe('README.md and docs/', () => {
     const lines = readme.split('\n');
     const quickstart = lines.indexOf('## Quickstart');
     const firstTs = lines.indexOf('```ts');
-    expect(lines.findIndex((line) => /^npm ci\b/.test(line))).toBeLessThan(quickstart);
+    expect(lines.findIndex((line) => line.includes('`npm ci`'))).toBeLessThan(quickstart);
     const sidecar = lines.findIndex((line) => line.startsWith('npx merchant-gateway-mock'));
     expect(sidecar).toBeGreaterThan(quickstart);
     expect(sidecar).toBeLessThan(firstTs);
