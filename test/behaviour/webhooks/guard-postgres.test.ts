@@ -4,11 +4,9 @@
 // Two receiver processes and a SIGKILL: test/durable/webhook-guard.test.ts.
 import {
   ConfigurationError,
-  createWebhookGuard,
-  guardTableSql,
-  postgresStore,
   RequestValidationError,
 } from 'merchant-gateway';
+import { createWebhookGuard, guardTableSql, postgresStore } from 'merchant-gateway/webhooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import {
