@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import type { KnownPaymentStatus } from '../rules/payments';
 import { PAYMENT_WEBHOOK_EVENT_TYPES, type PaymentWebhookEventType } from '../rules/webhooks';
-import { maybe, openEnum, requiredString, responseObject } from '../schemas/common';
+import { maybe, oneOf, openEnum, requiredString, responseObject } from '../schemas/common';
 
 export type { PaymentWebhookEventType };
 export { PAYMENT_WEBHOOK_EVENT_TYPES };
@@ -181,7 +181,7 @@ function paymentEvent<T extends PaymentWebhookEventType>(type: T) {
   return responseObject({
     /** `evt_…`: the same on every delivery of one event. Deduplicate on it. */
     id: z.string(),
-    type: z.literal(type),
+    type: oneOf([type]),
     /** The payload contract's version (`2026-05-18`), unrelated to the REST versions. */
     api_version: z.string(),
     /** ISO 8601 UTC: when the event happened (any precision). */
