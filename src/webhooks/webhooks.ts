@@ -59,15 +59,6 @@ function checkedSecrets(secrets: readonly unknown[]): string[] {
   });
 }
 
-function isRequest(value: unknown): value is Request {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Request).arrayBuffer === 'function' &&
-    typeof (value as Request).headers?.get === 'function'
-  );
-}
-
 /**
  * Receives the service's webhooks: verifies each delivery's signature and timestamp, and parses
  * its event. Holds no API key: usable where no client is (an edge function, a Worker, a queue
@@ -117,12 +108,8 @@ export class Webhooks {
   unwrap(body: WebhookBody, headers: WebhookHeaders): Promise<WebhookEvent>;
   async unwrap(body: WebhookBody | Request, headers?: WebhookHeaders): Promise<WebhookEvent> {
     const receiver = await loadReceiver();
-    const keys = await this.#importKeys();
-    if (headers === undefined && isRequest(body)) {
-      const read = await receiver.readRequest(body);
-      return receiver.unwrapDelivery(keys, read.body, read.headers, this.toleranceSeconds);
-    }
-    return receiver.unwrapDelivery(keys, body, headers as WebhookHeaders, this.toleranceSeconds);
+    // A Fetch `Request` alone is told apart, and read, with the receiver.
+    return receiver.unwrapDelivery(await this.#importKeys(), body, headers, this.toleranceSeconds);
   }
 
   /**
