@@ -77,7 +77,8 @@ export class Webhooks {
   /** Seconds a delivery's timestamp may be off, either way (`Infinity`: not checked). */
   readonly toleranceSeconds: number;
   readonly #secrets: readonly string[];
-  #keys: Promise<HmacKey[]> | undefined;
+  /** The secrets' Web Crypto keys, imported with the receiver on first use (again after a failure). */
+  readonly #keys: () => Promise<HmacKey[]>;
 
   constructor(options: WebhooksOptions) {
     const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<
@@ -86,7 +87,9 @@ export class Webhooks {
     // Own properties only: a polluted Object.prototype gives no secret.
     const secret = Object.hasOwn(given, 'secret') ? given.secret : undefined;
     const tolerance = Object.hasOwn(given, 'toleranceSeconds') ? given.toleranceSeconds : undefined;
-    this.#secrets = checkedSecrets(webhookSecrets(secret));
+    const secrets = checkedSecrets(webhookSecrets(secret));
+    this.#secrets = secrets;
+    this.#keys = once(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
     const seconds = tolerance ?? WEBHOOK_TOLERANCE_SECONDS;
     if (typeof seconds !== 'number' || !(seconds >= 0)) {
       throw new ConfigurationError(
@@ -109,7 +112,7 @@ export class Webhooks {
   async unwrap(body: WebhookBody | Request, headers?: WebhookHeaders): Promise<WebhookEvent> {
     const receiver = await loadReceiver();
     // A Fetch `Request` alone is told apart, and read, with the receiver.
-    return receiver.unwrapDelivery(await this.#importKeys(), body, headers, this.toleranceSeconds);
+    return receiver.unwrapDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
   }
 
   /**
@@ -119,7 +122,7 @@ export class Webhooks {
    */
   async verifySignature(body: WebhookBody, headers: WebhookHeaders): Promise<void> {
     const receiver = await loadReceiver();
-    await receiver.verifyDelivery(await this.#importKeys(), body, headers, this.toleranceSeconds);
+    await receiver.verifyDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
   }
 
   /**
@@ -140,14 +143,6 @@ export class Webhooks {
     return createWebhookGuard(options);
   }
 
-  #importKeys(): Promise<HmacKey[]> {
-    this.#keys ??= loadKeys(this.#secrets).catch((error: unknown) => {
-      this.#keys = undefined;
-      throw error;
-    });
-    return this.#keys;
-  }
-
   /** What `JSON.stringify` and `util.inspect` show: the secrets as `***`. */
   toJSON(): Record<string, unknown> {
     const tolerance = this.toleranceSeconds;
@@ -160,9 +155,4 @@ export class Webhooks {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Webhooks ${JSON.stringify(this.toJSON())}`;
   }
-}
-
-async function loadKeys(secrets: readonly string[]): Promise<HmacKey[]> {
-  const receiver = await loadReceiver();
-  return receiver.importKeys(secrets);
 }
