@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors/base';
 import { REDACTED } from '../rules/headers';
-import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhooks';
+import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhook-secret';
 import { createWebhookGuard, once } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
