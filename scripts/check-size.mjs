@@ -17,7 +17,11 @@ import * as esbuild from 'esbuild';
  * Issue 36's budgets: main ≤ 41 kB first load and ≤ 52 kB total (39,743 and 48,877 B before it,
  * with p-retry and the failure path loaded on a first failure by a build-time file swap, now gone:
  * they load with the SDK, about 2 kB, paid for by zod's pipe and transform left out of every
- * schema); buyer ≤ 29 and ≤ 34 kB (27,641 and 33,543 B before). Issue 27's 20 kB target for the
+ * schema); buyer ≤ 29 and ≤ 34 kB (27,641 and 33,543 B before). With webhooks received (issue
+ * 34) main measured 43,699 and 55,457 B, buyer 29,239 and 33,548 B; after the retries moved from
+ * p-retry to a loop of our own, the guard's stores to merchant-gateway/webhooks only, and the
+ * receiver's schemas to the zod the client already uses: main 40,981 and 51,973 B, buyer 27,945
+ * and 32,260 B, webhooks 8,972 and 12,442 B. Issue 27's 20 kB target for the
  * buyer is retired: ky 2 (~8.3 kB) and zod/mini (~6.3 kB) leave too little for the buyer's own
  * calls, schemas and errors.
  */

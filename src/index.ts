@@ -250,7 +250,6 @@ export {
 } from './schemas/settlements';
 export { VERSION } from './version';
 export type { MemoryGuardStoreOptions } from './webhooks/create-guard';
-export { createWebhookGuard, memoryStore } from './webhooks/create-guard';
 export type { WebhookVerificationReason } from './webhooks/errors';
 export { WebhookVerificationError } from './webhooks/errors';
 export type {
@@ -294,6 +293,5 @@ export type {
   PostgresGuardStore,
   PostgresGuardStoreOptions,
 } from './webhooks/postgres';
-export { guardTableSql, postgresStore } from './webhooks/postgres';
 export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks/webhooks';
 export { Webhooks } from './webhooks/webhooks';

@@ -9,14 +9,21 @@ const OPERATION = 'webhooks.guard';
 export function createWebhookGuard<Context = undefined>(
   options?: WebhookGuardOptions<Context>,
 ): WebhookGuard<Context> {
-  const store = options?.store ?? (memoryStore() as unknown as WebhookGuardStore<Context>);
-  if (typeof store.transaction !== 'function') {
+  const given = options?.store;
+  if (given !== undefined && given !== null && typeof given.transaction !== 'function') {
     throw new RequestValidationError(OPERATION, [
       { field: 'store', message: 'must be a WebhookGuardStore (memoryStore(), postgresStore())' },
     ]);
   }
-  // The rule loads on the first event: a client that never receives webhooks does not carry it.
-  const guard = once(() => import('./guard').then(({ Guard }) => new Guard(store)));
+  // The rule, and the default store (memoryStore()'s defaults need no check), load on the first
+  // event: a client that never receives webhooks does not carry them.
+  const guard = once(async () => {
+    const { Guard } = await import('./guard');
+    if (given !== undefined && given !== null) return new Guard(given);
+    const { MemoryStore } = await import('./memory-store');
+    const store = new MemoryStore(DEFAULT_TTL_MS, DEFAULT_MAX_ENTRIES);
+    return new Guard(store as unknown as WebhookGuardStore<Context>);
+  });
   return { handle: (event, fn) => guard().then((loaded) => loaded.handle(event, fn)) };
 }
 
@@ -38,14 +45,16 @@ export interface MemoryGuardStoreOptions {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_TTL_MS = 3 * DAY_MS;
+const DEFAULT_MAX_ENTRIES = 100_000;
 
 /**
  * The guard's default store: this process's memory. Enough for one receiver process; replicas, or
  * a receiver that restarts, need a shared store (`postgresStore`).
  */
 export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStore<undefined> {
-  const ttlMs = options?.ttlMs ?? 3 * DAY_MS;
-  const maxEntries = options?.maxEntries ?? 100_000;
+  const ttlMs = options?.ttlMs ?? DEFAULT_TTL_MS;
+  const maxEntries = options?.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const issues = [];
   if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
     issues.push({ field: 'ttlMs', message: 'must be a positive number of milliseconds' });

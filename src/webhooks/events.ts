@@ -8,15 +8,31 @@
 import * as z from 'zod/mini';
 import type { KnownPaymentStatus } from '../rules/payments';
 import { PAYMENT_WEBHOOK_EVENT_TYPES, type PaymentWebhookEventType } from '../rules/webhooks';
-import { maybe, openEnum, requiredString, responseObject } from '../schemas/common';
+import { maybe, oneOf, openEnum, requiredString, responseObject } from '../schemas/common';
 
 export type { PaymentWebhookEventType };
 export { PAYMENT_WEBHOOK_EVENT_TYPES };
 
-// A stage the payment has not reached is `null`; a key the service left out reads as null too,
-// so the type `T | null` holds whatever the body.
+// A stage the payment has not reached is `null`; a key the service left out reads as null too
+// (`staged` fills it in), so the type `T | null` holds whatever the body. Not `z._default`: the
+// client's schemas use none, and zod's code for it would load with every client.
+const STAGES = new WeakSet<z.ZodMiniType>();
 function stage<T extends z.ZodMiniType>(schema: T) {
-  return z._default(z.nullable(schema), null);
+  const nullable = maybe(schema);
+  STAGES.add(nullable);
+  return nullable as unknown as z.ZodMiniType<z.output<T> | null, z.input<T> | null>;
+}
+
+/** An object whose `stage` fields the body left out read as `null`. */
+function staged<S extends z.core.$ZodShape>(shape: S) {
+  const stages = Object.keys(shape).filter((name) => STAGES.has(shape[name] as z.ZodMiniType));
+  return responseObject(shape).check(
+    z.overwrite((value) => {
+      const filled: Record<string, unknown> = { ...value };
+      for (const name of stages) filled[name] ??= null;
+      return filled as typeof value;
+    }),
+  );
 }
 
 const amount = responseObject({
@@ -54,7 +70,7 @@ export interface WebhookFee extends z.output<typeof fee> {}
 /** The service's fee on a payment: a base amount plus a percentage. */
 export const WebhookFeeSchema: z.ZodMiniType<WebhookFee> = fee;
 
-const processingStage = responseObject({
+const processingStage = staged({
   /** ISO 8601 UTC. */
   processing_at: z.string(),
   /** The token amount the buyer pays. */
@@ -72,7 +88,7 @@ export interface SnapshotProcessing extends z.output<typeof processingStage> {}
 /** Set once the buyer committed to pay (`payment.processing` on). */
 export const SnapshotProcessingSchema: z.ZodMiniType<SnapshotProcessing> = processingStage;
 
-const successStage = responseObject({
+const successStage = staged({
   /** ISO 8601 UTC. */
   succeeded_at: z.string(),
   /** The paying transaction, when known (`test:{paymentId}` in test mode). */
@@ -83,7 +99,7 @@ export interface SnapshotSuccess extends z.output<typeof successStage> {}
 /** Set once the payment succeeded. */
 export const SnapshotSuccessSchema: z.ZodMiniType<SnapshotSuccess> = successStage;
 
-const failedStage = responseObject({
+const failedStage = staged({
   /** ISO 8601 UTC. */
   failed_at: z.string(),
   /** For people to read; never branch on it. */
@@ -94,7 +110,7 @@ export interface SnapshotFailed extends z.output<typeof failedStage> {}
 /** Set once the payment failed. */
 export const SnapshotFailedSchema: z.ZodMiniType<SnapshotFailed> = failedStage;
 
-const cancelledStage = responseObject({
+const cancelledStage = staged({
   /** ISO 8601 UTC. */
   cancelled_at: z.string(),
   /** For people to read; never branch on it. */
@@ -114,7 +130,7 @@ export interface SnapshotExpired extends z.output<typeof expiredStage> {}
 /** Set once the payment expired. */
 export const SnapshotExpiredSchema: z.ZodMiniType<SnapshotExpired> = expiredStage;
 
-const settledStage = responseObject({
+const settledStage = staged({
   /** ISO 8601 UTC. */
   settled_at: z.string(),
   /** The settlement transaction, when known. */
@@ -127,7 +143,7 @@ export interface SnapshotSettled extends z.output<typeof settledStage> {}
 /** Set once the funds settled to the merchant (`status` stays `succeeded`). */
 export const SnapshotSettledSchema: z.ZodMiniType<SnapshotSettled> = settledStage;
 
-const paymentSnapshot = responseObject({
+const paymentSnapshot = staged({
   /** The REST API's payment id. Several events share it: never deduplicate on it. */
   payment_id: z.string(),
   /** The REST API's merchant id. */
@@ -165,7 +181,7 @@ function paymentEvent<T extends PaymentWebhookEventType>(type: T) {
   return responseObject({
     /** `evt_…`: the same on every delivery of one event. Deduplicate on it. */
     id: z.string(),
-    type: z.literal(type),
+    type: oneOf([type]),
     /** The payload contract's version (`2026-05-18`), unrelated to the REST versions. */
     api_version: z.string(),
     /** ISO 8601 UTC: when the event happened (any precision). */
@@ -319,41 +335,44 @@ const envelope = z.looseObject(
  * event whose snapshot does not match is refused, naming the field, rather than passed on as an
  * unknown event). Other types pass as `UnknownWebhookEvent`, their `data` unchecked.
  */
-export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = z.pipe(
-  envelope,
-  z.transform((event, ctx): WebhookEvent => {
-    if (!Object.hasOwn(PAYMENT_EVENT_SCHEMAS, event.type)) return event as UnknownWebhookEvent;
+export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = envelope.check(
+  // A check, not `z.pipe` and `z.transform`: the client's schemas use neither, and zod's code for
+  // them would load with every client. It runs once the envelope holds, and sets the value.
+  z.check((payload) => {
+    const event = payload.value;
+    if (payload.issues.length > 0 || !Object.hasOwn(PAYMENT_EVENT_SCHEMAS, event.type)) return;
     const data = z.safeParse(PaymentSnapshotSchema, event.data);
-    if (data.success) return { ...event, data: data.data } as PaymentWebhookEvent;
+    if (data.success) {
+      payload.value = { ...event, data: data.data };
+      return;
+    }
     for (const issue of data.error.issues) {
       const input = valueAt(event.data, issue.path);
       // zod/mini has no locale: a missing field would read "Invalid input".
       const message = input === undefined ? 'is required' : issue.message;
-      ctx.issues.push({
+      payload.issues.push({
         ...issue,
         message,
         input,
         path: ['data', ...issue.path],
       } as z.core.$ZodRawIssue);
     }
-    return z.NEVER;
   }),
-);
+) as unknown as z.ZodMiniType<WebhookEvent, unknown>;
 
 /**
  * A documented payment event: what `WebhookEventSchema` accepts, less the unknown types. (Not a
  * discriminated union: that would add about 1 KB gzip to the webhooks entry for no other check.)
  */
-export const PaymentWebhookEventSchema: z.ZodMiniType<PaymentWebhookEvent, unknown> = z.pipe(
-  WebhookEventSchema,
-  z.transform((event, ctx): PaymentWebhookEvent => {
-    if (isPaymentWebhookEvent(event)) return event;
-    ctx.issues.push({
-      code: 'custom',
-      message: `must be a documented payment event type (${PAYMENT_WEBHOOK_EVENT_TYPES.join(', ')})`,
-      input: event.type,
-      path: ['type'],
-    });
-    return z.NEVER;
-  }),
-);
+export const PaymentWebhookEventSchema: z.ZodMiniType<PaymentWebhookEvent, unknown> =
+  WebhookEventSchema.check(
+    z.check((payload) => {
+      if (payload.issues.length > 0 || isPaymentWebhookEvent(payload.value)) return;
+      payload.issues.push({
+        code: 'custom',
+        message: `must be a documented payment event type (${PAYMENT_WEBHOOK_EVENT_TYPES.join(', ')})`,
+        input: payload.value.type,
+        path: ['type'],
+      });
+    }),
+  ) as unknown as z.ZodMiniType<PaymentWebhookEvent, unknown>;

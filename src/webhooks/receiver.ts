@@ -30,20 +30,34 @@ export async function verifyDelivery(
   return bytes;
 }
 
-/** Checks one delivery and returns its event. */
+/**
+ * Checks one delivery and returns its event: `body` with `headers`, or a Fetch `Request` alone
+ * (read once).
+ */
 export async function unwrapDelivery(
   keys: readonly HmacKey[],
   body: unknown,
-  headers: WebhookHeaders,
+  headers: WebhookHeaders | undefined,
   toleranceSeconds: number,
 ): Promise<WebhookEvent> {
-  return parseWebhookEvent(await verifyDelivery(keys, body, headers, toleranceSeconds));
+  const read =
+    headers === undefined && isRequest(body)
+      ? await readRequest(body)
+      : { body, headers: headers as WebhookHeaders };
+  return parseWebhookEvent(await verifyDelivery(keys, read.body, read.headers, toleranceSeconds));
+}
+
+function isRequest(value: unknown): value is Request {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Request).arrayBuffer === 'function' &&
+    typeof (value as Request).headers?.get === 'function'
+  );
 }
 
 /** A Fetch `Request` read once: its raw body's bytes and its headers. */
-export async function readRequest(
-  request: Request,
-): Promise<{ body: Uint8Array; headers: Headers }> {
+async function readRequest(request: Request): Promise<{ body: Uint8Array; headers: Headers }> {
   if (request.bodyUsed) {
     throw new WebhookVerificationError(
       'invalid_payload',

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors/base';
 import { REDACTED } from '../rules/headers';
-import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhooks';
+import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhook-secret';
 import { createWebhookGuard, once } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
@@ -59,15 +59,6 @@ function checkedSecrets(secrets: readonly unknown[]): string[] {
   });
 }
 
-function isRequest(value: unknown): value is Request {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Request).arrayBuffer === 'function' &&
-    typeof (value as Request).headers?.get === 'function'
-  );
-}
-
 /**
  * Receives the service's webhooks: verifies each delivery's signature and timestamp, and parses
  * its event. Holds no API key: usable where no client is (an edge function, a Worker, a queue
@@ -86,7 +77,8 @@ export class Webhooks {
   /** Seconds a delivery's timestamp may be off, either way (`Infinity`: not checked). */
   readonly toleranceSeconds: number;
   readonly #secrets: readonly string[];
-  #keys: Promise<HmacKey[]> | undefined;
+  /** The secrets' Web Crypto keys, imported with the receiver on first use (again after a failure). */
+  readonly #keys: () => Promise<HmacKey[]>;
 
   constructor(options: WebhooksOptions) {
     const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<
@@ -95,7 +87,9 @@ export class Webhooks {
     // Own properties only: a polluted Object.prototype gives no secret.
     const secret = Object.hasOwn(given, 'secret') ? given.secret : undefined;
     const tolerance = Object.hasOwn(given, 'toleranceSeconds') ? given.toleranceSeconds : undefined;
-    this.#secrets = checkedSecrets(webhookSecrets(secret));
+    const secrets = checkedSecrets(webhookSecrets(secret));
+    this.#secrets = secrets;
+    this.#keys = once(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
     const seconds = tolerance ?? WEBHOOK_TOLERANCE_SECONDS;
     if (typeof seconds !== 'number' || !(seconds >= 0)) {
       throw new ConfigurationError(
@@ -117,12 +111,8 @@ export class Webhooks {
   unwrap(body: WebhookBody, headers: WebhookHeaders): Promise<WebhookEvent>;
   async unwrap(body: WebhookBody | Request, headers?: WebhookHeaders): Promise<WebhookEvent> {
     const receiver = await loadReceiver();
-    const keys = await this.#importKeys();
-    if (headers === undefined && isRequest(body)) {
-      const read = await receiver.readRequest(body);
-      return receiver.unwrapDelivery(keys, read.body, read.headers, this.toleranceSeconds);
-    }
-    return receiver.unwrapDelivery(keys, body, headers as WebhookHeaders, this.toleranceSeconds);
+    // A Fetch `Request` alone is told apart, and read, with the receiver.
+    return receiver.unwrapDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
   }
 
   /**
@@ -132,7 +122,7 @@ export class Webhooks {
    */
   async verifySignature(body: WebhookBody, headers: WebhookHeaders): Promise<void> {
     const receiver = await loadReceiver();
-    await receiver.verifyDelivery(await this.#importKeys(), body, headers, this.toleranceSeconds);
+    await receiver.verifyDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
   }
 
   /**
@@ -153,14 +143,6 @@ export class Webhooks {
     return createWebhookGuard(options);
   }
 
-  #importKeys(): Promise<HmacKey[]> {
-    this.#keys ??= loadKeys(this.#secrets).catch((error: unknown) => {
-      this.#keys = undefined;
-      throw error;
-    });
-    return this.#keys;
-  }
-
   /** What `JSON.stringify` and `util.inspect` show: the secrets as `***`. */
   toJSON(): Record<string, unknown> {
     const tolerance = this.toleranceSeconds;
@@ -173,9 +155,4 @@ export class Webhooks {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Webhooks ${JSON.stringify(this.toJSON())}`;
   }
-}
-
-async function loadKeys(secrets: readonly string[]): Promise<HmacKey[]> {
-  const receiver = await loadReceiver();
-  return receiver.importKeys(secrets);
 }

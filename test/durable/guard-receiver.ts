@@ -8,7 +8,7 @@
 // the transaction, so taking it survives the failure): 'throw' makes the handler throw; 'hang'
 // makes it write its effect, log `hanging`, and never finish (the test then SIGKILLs the process).
 import { createServer } from 'node:http';
-import { createWebhookGuard, postgresStore } from 'merchant-gateway';
+import { createWebhookGuard, postgresStore } from 'merchant-gateway/webhooks';
 import pg from 'pg';
 
 interface Snapshot {

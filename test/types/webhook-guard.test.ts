@@ -1,14 +1,13 @@
 import {
-  createWebhookGuard,
   type GuardableEvent,
   type IngestibleEvent,
   type PaymentFollower,
-  postgresStore,
   type WebhookEvent,
   type WebhookGuard,
   type WebhookGuardOutcome,
   Webhooks,
 } from 'merchant-gateway';
+import { createWebhookGuard, postgresStore } from 'merchant-gateway/webhooks';
 import type pg from 'pg';
 import type { PoolClient } from 'pg';
 import { describe, expectTypeOf, it } from 'vitest';

@@ -66,43 +66,32 @@ function hexCases(encoded: string): string[] {
  * writes (a path segment, a query built by `URLSearchParams`, a JSON body) and each a service or
  * proxy commonly echoes (a form body, an Authorization header's base64). The redactor scrubs all.
  */
-const ENCODINGS: readonly (readonly [name: string, forms: (secret: string) => string[]])[] = [
-  ['as sent', (secret) => [secret]],
+const ENCODINGS: readonly ((secret: string) => string[])[] = [
+  // As sent.
+  (secret) => [secret],
   // Path segments (the `path` tag) and most echoes: `~ ! ' ( )` stay, the space is %20.
-  ['encodeURIComponent', (secret) => hexCases(encodeURIComponent(secret))],
+  (secret) => hexCases(encodeURIComponent(secret)),
   // Queries and form bodies: `~ ! ' ( )` are escaped and the space is `+`.
-  [
-    'URLSearchParams (form)',
-    (secret) => hexCases(new URLSearchParams([['', secret]]).toString().slice(1)),
-  ],
+  (secret) => hexCases(new URLSearchParams([['', secret]]).toString().slice(1)),
   // A URL's own serialization (what `url.full` and a proxy's log print of a raw value).
-  [
-    'WHATWG URL',
-    (secret) => hexCases(new URL(`http://h/?${secret.replaceAll('#', '%23')}`).search.slice(1)),
-  ],
+  (secret) => hexCases(new URL(`http://h/?${secret.replaceAll('#', '%23')}`).search.slice(1)),
   // A JSON string's content: `"`, `\` and control characters escaped; `/` too by some servers.
-  [
-    'JSON string',
-    (secret) => {
-      const json = JSON.stringify(secret).slice(1, -1);
-      return [json, json.replaceAll('/', '\\/')];
-    },
-  ],
+  (secret) => {
+    const json = JSON.stringify(secret).slice(1, -1);
+    return [json, json.replaceAll('/', '\\/')];
+  },
   // Its UTF-8 bytes in base64 (padded, unpadded, base64url) and inside a longer base64 run.
-  [
-    'base64',
-    (secret) => {
-      const bytes = new TextEncoder().encode(secret);
-      const [unpadded, url] = base64Pair(bytes);
-      const padded = unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=');
-      return [padded, unpadded, url, ...base64Cores(bytes)];
-    },
-  ],
+  (secret) => {
+    const bytes = new TextEncoder().encode(secret);
+    const [unpadded, url] = base64Pair(bytes);
+    const padded = unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=');
+    return [padded, unpadded, url, ...base64Cores(bytes)];
+  },
 ];
 
 /** Every distinct, non-empty form of `secret`, from the table above. */
 function encodings(secret: string): string[] {
-  const all = ENCODINGS.flatMap(([, forms]) => {
+  const all = ENCODINGS.flatMap((forms) => {
     try {
       return forms(secret);
     } catch {

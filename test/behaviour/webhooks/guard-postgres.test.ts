@@ -2,13 +2,8 @@
 // handler's effect commits with the guard's record or not at all, concurrent deliveries wait for
 // each other, a pool and a single client both work, and the table is made on first use.
 // Two receiver processes and a SIGKILL: test/durable/webhook-guard.test.ts.
-import {
-  ConfigurationError,
-  createWebhookGuard,
-  guardTableSql,
-  postgresStore,
-  RequestValidationError,
-} from 'merchant-gateway';
+import { ConfigurationError, RequestValidationError } from 'merchant-gateway';
+import { createWebhookGuard, guardTableSql, postgresStore } from 'merchant-gateway/webhooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import {

@@ -1,13 +1,12 @@
 // The exactly-once guard over its default (memory) store: the service delivers at least once, in
 // no particular order; the guard runs each event's handler once, never for a stale snapshot.
 import {
-  createWebhookGuard,
   MerchantGateway,
-  memoryStore,
   RequestValidationError,
   type WebhookEvent,
   Webhooks,
 } from 'merchant-gateway';
+import { createWebhookGuard, memoryStore } from 'merchant-gateway/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { lifecycle, paymentEvent } from '../../support/payment-events';
