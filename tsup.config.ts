@@ -62,7 +62,7 @@ export default defineConfig([
     ...shared,
     format: ['esm'],
     noExternal: ['zod'],
-    external: ['ky', 'msw', 'isows'],
+    external: ['ky', 'p-retry', 'msw', 'isows'],
   },
   // The buyer entry (merchant-gateway/buyer) built on its own: chunks shared with the main entry
   // would carry the partner's resources into a wallet's bundle.
@@ -71,7 +71,7 @@ export default defineConfig([
     entry: { buyer: 'src/buyer.ts' },
     format: ['esm'],
     noExternal: ['zod'],
-    external: ['ky', 'msw'],
+    external: ['ky', 'p-retry', 'msw'],
   },
   // The webhooks entry (merchant-gateway/webhooks) built on its own, like the buyer's: a receiver
   // (an edge function, a Worker) ships the verifier and the event schemas, not the client.
@@ -89,10 +89,10 @@ export default defineConfig([
       webhooks: 'src/webhooks/index.ts',
     },
     format: ['cjs'],
-    // Node >= 22.12 can require() ky, but esbuild's CJS interop (node mode, as our
-    // package is "type": "module") then hands us its namespace as the default export, so
-    // `ky.create` is undefined: the CommonJS build carries it (see check-pack's real require()).
-    noExternal: ['ky', 'zod'],
+    // Node >= 22.12 can require() ky and p-retry, but esbuild's CJS interop (node mode, as our
+    // package is "type": "module") then hands us their namespace as the default export, so
+    // `ky.create` is undefined: the CommonJS build carries them (see check-pack's real require()).
+    noExternal: ['ky', 'p-retry', 'is-network-error', 'zod'],
     external: ['msw', 'isows'],
     // The CommonJS build loads msw with its own `require`; it never reaches import.meta.
     esbuildOptions(options) {

@@ -15,7 +15,7 @@ export const OWN_KY_OPTIONS = {
   stringifyJson: undefined,
   onDownloadProgress: undefined,
   onUploadProgress: undefined,
-  // retry.ts keeps the contract's policy (rate limiting under any status, only safe repeats).
+  // p-retry keeps the contract's policy (rate limiting under any status, only safe repeats).
   retry: 0,
   // ky's timeout does not cover reading the body: the attempt's own timer does.
   timeout: false,

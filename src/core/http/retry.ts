@@ -1,5 +1,6 @@
 // The retry policy, in one place: which failure may be repeated and after how long (`retryDelay`),
-// and the retries of one call (`retryCall`).
+// and the retries of one call run through p-retry (`retryCall`).
+import pRetry from 'p-retry';
 import type * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { ApiError, RateLimitedError } from '../errors/api-error';
@@ -49,36 +50,38 @@ export function retryDelay(
 
 /**
  * Step "decide a retry": after a call's first attempt failed with `first`, the attempts its
- * `maxRetries` and the policy allow. The wait is chosen per error (Retry-After or backoff,
- * `retryDelay`) and slept where the caller's signal can cut it short; an aborted signal ends the
- * call with its reason, before an attempt or after one. A loop of our own rather than p-retry:
- * every option p-retry has was set to step aside, and its code loaded with every client.
+ * `maxRetries` and the policy allow, through p-retry. The wait is chosen per error (Retry-After or
+ * backoff, `retryDelay`) and slept in `shouldRetry`, where the caller's signal can cut it short;
+ * p-retry's own delay is therefore zero.
  */
-export async function retryCall<S extends z.ZodMiniType, T>(
+export function retryCall<S extends z.ZodMiniType, T>(
   call: PreparedCall<S, T>,
   first: unknown,
   attempt: (n: number) => Promise<WithResponse<T>>,
   config: TransportConfig,
 ): Promise<WithResponse<T>> {
   const { signal, maxRetries } = call;
-  let error = first;
-  for (let retry = 1; ; retry++) {
-    signal?.throwIfAborted();
-    // A TypeError or a non-Error is a fault in the SDK or a hook, never a failure to retry.
-    if (retry > maxRetries || !(error instanceof Error) || error instanceof TypeError) throw error;
-    call.outcomeUnknown ||= isUnknownOutcome(error);
-    const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
-    if (wait === undefined) throw error;
-    // Every SDK error message already starts with the method and path.
-    config.logger.log('warn', `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`);
-    await sleep(wait, signal);
-    try {
-      signal?.throwIfAborted();
-      const result = await attempt(retry + 1);
-      signal?.throwIfAborted();
-      return result;
-    } catch (failed) {
-      error = failed;
-    }
-  }
+  return pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
+    retries: maxRetries,
+    minTimeout: 0,
+    // Every option p-retry reads, given: it reads a missing one through Object.prototype.
+    factor: 2,
+    maxTimeout: Number.POSITIVE_INFINITY,
+    maxRetryTime: Number.POSITIVE_INFINITY,
+    randomize: false,
+    unref: false,
+    onFailedAttempt: () => {},
+    shouldConsumeRetry: () => true,
+    signal: signal ?? (null as unknown as undefined),
+    shouldRetry: async ({ error, retriesConsumed }) => {
+      call.outcomeUnknown ||= isUnknownOutcome(error);
+      const retry = retriesConsumed + 1;
+      const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
+      if (wait === undefined) return false;
+      // Every SDK error message already starts with the method and path.
+      config.logger.log('warn', `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`);
+      await sleep(wait, signal);
+      return true;
+    },
+  });
 }
