@@ -45,11 +45,13 @@ describe('merchant-gateway resource commands', () => {
       '--destination',
       DESTINATION,
     ]);
-    expect(added).toEqual([expect.objectContaining({ asset: ASSET, destination: DESTINATION })]);
+    expect(added.settlements).toEqual([
+      expect.objectContaining({ asset: ASSET, destination: DESTINATION }),
+    ]);
     const got = await json(['merchants', 'get', merchant.id]);
-    expect(got.settlements.crypto).toEqual(added);
+    expect(got.settlements.crypto).toEqual(added.settlements);
     const listed = await json(['settlements', 'list', '--merchant-id', merchant.id]);
-    expect(listed.crypto).toEqual(added);
+    expect(listed.crypto).toEqual(added.settlements);
     const page = await json(['merchants', 'list', '--search', 'Coffee', '--limit', '10']);
     expect(page.merchants.map((m: { id: string }) => m.id)).toContain(merchant.id);
 
