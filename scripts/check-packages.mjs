@@ -221,8 +221,6 @@ try {
       'relay',
       '--forward-to',
       'http://127.0.0.1:1/hook',
-      '--secret',
-      `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
       '--database-url',
       'postgres://user@127.0.0.1:1/none',
     ],
@@ -233,6 +231,8 @@ try {
         MERCHANT_GATEWAY_BASE_URL: 'http://127.0.0.1:1',
         MERCHANT_GATEWAY_API_KEY: 'wcp_test_check',
         MERCHANT_GATEWAY_MERCHANT_ID: 'merchant-check',
+        // The relay takes its secret from a file, stdin or here, never from its command line.
+        MERCHANT_GATEWAY_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
       },
     },
   );

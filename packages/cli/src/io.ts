@@ -25,7 +25,7 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   /** Whether stdin is a terminal: confirmations are asked there, else `--yes` is required. */
   stdinIsTTY: boolean;
-  /** The whole of stdin (for `--api-key -`). */
+  /** The whole of stdin (for `--api-key -`, `relay --secret -`). */
   readStdin(): Promise<string>;
   /** Asks on the terminal and resolves with the line typed. */
   ask(question: string): Promise<string>;
@@ -99,30 +99,45 @@ export async function clientOf(
 }
 
 async function apiKeyOf(source: string | undefined, io: CliIo): Promise<string> {
-  let key: string;
+  return readSecret(source, io, {
+    flag: '--api-key',
+    env: 'MERCHANT_GATEWAY_API_KEY',
+    what: 'key',
+    missing:
+      'no API key: set MERCHANT_GATEWAY_API_KEY, or pass --api-key FILE (a file holding it) or --api-key - (read from stdin)',
+  });
+}
+
+/**
+ * A secret (the API key, the relay's signing secret) from the environment, a file or stdin (`-`):
+ * never from the command line itself, where it would stay in shell history and show in `ps`. A
+ * value that cannot be read as a file is refused without being repeated (it may be the secret).
+ */
+export async function readSecret(
+  source: string | undefined,
+  io: CliIo,
+  how: { flag: string; env: string; what: string; missing: string },
+): Promise<string> {
+  let secret: string;
   if (source === undefined) {
-    key = io.env.MERCHANT_GATEWAY_API_KEY ?? '';
-    if (key === '') {
-      throw new UsageError(
-        'no API key: set MERCHANT_GATEWAY_API_KEY, or pass --api-key FILE (a file holding it) or --api-key - (read from stdin)',
-      );
-    }
-    return key;
+    secret = io.env[how.env] ?? '';
+    if (secret === '') throw new UsageError(how.missing);
+    return secret;
   }
   if (source === '-') {
-    key = (await io.readStdin()).trim();
+    secret = (await io.readStdin()).trim();
   } else {
     try {
-      key = (await readFile(source, 'utf8')).trim();
+      secret = (await readFile(source, 'utf8')).trim();
     } catch {
-      // The value is not repeated: it may be a key typed where a file name was expected.
+      // The value is not repeated: it may be a secret typed where a file name was expected.
       throw new UsageError(
-        '--api-key takes a file holding the key, or - to read it from stdin, and that file cannot be read (a key itself is never taken on the command line: it would stay in shell history)',
+        `${how.flag} takes a file holding the ${how.what}, or - to read it from stdin, and that file cannot be read (a ${how.what} itself is never taken on the command line: it would stay in shell history)`,
       );
     }
   }
-  if (key === '') throw new UsageError('--api-key: the key read is empty');
-  return key;
+  if (secret === '') throw new UsageError(`${how.flag}: the ${how.what} read is empty`);
+  return secret;
 }
 
 /** Prints an error the way the exit code says: usage (2) or a failed call (1, class, code, request id). */

@@ -3,6 +3,7 @@
  * each one SDK call with the SDK's own checks, printed as a table or, with `--json`, as the call's
  * result. `payments cancel` and `refunds create` ask first on a terminal and need `--yes` elsewhere.
  */
+import { randomUUID } from 'node:crypto';
 import type { MerchantGateway } from 'merchant-gateway';
 import {
   CLIENT_HELP,
@@ -15,7 +16,7 @@ import {
   printTable,
   UsageError,
 } from './io';
-import { toMinorUnits } from './money';
+import { formatAmount, toMinorUnits } from './money';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -25,9 +26,19 @@ interface Subcommand {
   options?: Record<string, { type: 'string' | 'boolean'; short?: string }>;
   /** Exactly this many positionals. */
   positionals: number;
+  /**
+   * A keyed create: takes `--idempotency-key KEY` (else a UUID v4 is made here, as the SDK would),
+   * sends it, and prints it with the result so a re-run with the same key cannot act twice.
+   */
+  keyed?: boolean;
   /** Confirm first (`--yes` or a terminal's yes): cancel and refund. */
   confirm?: (args: string[]) => string;
-  call(gateway: MerchantGateway, args: string[], values: Values): Promise<unknown>;
+  call(
+    gateway: MerchantGateway,
+    args: string[],
+    values: Values,
+    options: { idempotencyKey?: string },
+  ): Promise<unknown>;
   /** How a person sees the result; one record by default. */
   print?(io: CliIo, result: never): void;
 }
@@ -64,11 +75,7 @@ const PAYMENT_COLUMNS = [
   ['PAYMENT', 'paymentId'],
   ['MERCHANT', 'merchant.id'],
   ['STATUS', 'status'],
-  [
-    'AMOUNT',
-    (p: { fiatAmount?: { unit: string; value: string } | null }) =>
-      p.fiatAmount ? `${p.fiatAmount.value} ${p.fiatAmount.unit}` : undefined,
-  ],
+  ['AMOUNT', 'fiatAmount'],
   ['REFERENCE', 'referenceId'],
   ['CREATED', 'createdAt'],
 ] as const;
@@ -108,19 +115,23 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
       call: (gateway, [id]) => gateway.merchants.get(id as string),
     },
     create: {
-      usage: ' --name NAME --email EMAIL [--icon-url URL]   a new merchant',
+      usage: ' --name NAME --email EMAIL [--icon-url URL] [--idempotency-key KEY]   a new merchant',
       options: {
         name: { type: 'string' },
         email: { type: 'string' },
         'icon-url': { type: 'string' },
       },
       positionals: 0,
-      call: (gateway, _args, values) =>
-        gateway.merchants.create({
-          merchantName: required(values, 'name'),
-          merchantEmail: required(values, 'email'),
-          ...(str(values, 'icon-url') ? { iconUrl: str(values, 'icon-url') } : {}),
-        }),
+      keyed: true,
+      call: (gateway, _args, values, options) =>
+        gateway.merchants.create(
+          {
+            merchantName: required(values, 'name'),
+            merchantEmail: required(values, 'email'),
+            ...(str(values, 'icon-url') ? { iconUrl: str(values, 'icon-url') } : {}),
+          },
+          options,
+        ),
     },
   },
   settlements: {
@@ -146,15 +157,20 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
       },
     },
     add: {
-      usage: ' [MERCHANT_ID] --asset CAIP19 --destination CAIP10   registers a crypto settlement',
+      usage:
+        ' [MERCHANT_ID] --asset CAIP19 --destination CAIP10 [--idempotency-key KEY]   registers a crypto settlement',
       options: { asset: { type: 'string' }, destination: { type: 'string' } },
       positionals: -1,
-      call: (gateway, args, values) =>
-        gateway.settlements.createCrypto(merchantOf(args, values), [
-          { asset: required(values, 'asset'), destination: required(values, 'destination') },
-        ]),
-      print: (io, list: unknown[]) =>
-        printTable(io, list, [
+      keyed: true,
+      call: async (gateway, args, values, options) => ({
+        settlements: await gateway.settlements.createCrypto(
+          merchantOf(args, values),
+          [{ asset: required(values, 'asset'), destination: required(values, 'destination') }],
+          options,
+        ),
+      }),
+      print: (io, { settlements }: { settlements: unknown[] }) =>
+        printTable(io, settlements, [
           ['SETTLEMENT', 'id'],
           ['ASSET', 'asset'],
           ['DESTINATION', 'destination'],
@@ -164,7 +180,7 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
   payments: {
     create: {
       usage:
-        ' --amount 12.50 --currency USD --reference ID [--expires-at ISO]   a payment (amount in major units)',
+        ' --amount 12.50 --currency USD --reference ID [--expires-at ISO] [--idempotency-key KEY]   a payment (amount in major units)',
       options: {
         amount: { type: 'string' },
         currency: { type: 'string' },
@@ -172,7 +188,8 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
         'expires-at': { type: 'string' },
       },
       positionals: 0,
-      call(gateway, _args, values) {
+      keyed: true,
+      call(gateway, _args, values, options) {
         const currency = required(values, 'currency');
         let value: string;
         try {
@@ -190,11 +207,14 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
             );
           }
         }
-        return gateway.payments.create({
-          amount: { unit: `iso4217/${currency}`, value },
-          referenceId: required(values, 'reference'),
-          ...(expires ? { expiresAt: expires } : {}),
-        });
+        return gateway.payments.create(
+          {
+            amount: { unit: `iso4217/${currency}`, value },
+            referenceId: required(values, 'reference'),
+            ...(expires ? { expiresAt: expires } : {}),
+          },
+          options,
+        );
       },
     },
     get: {
@@ -257,6 +277,31 @@ const SUBCOMMANDS: Record<string, Record<string, Subcommand>> = {
   },
 };
 
+/**
+ * A result as a person reads it: amounts (`{ unit, value }`) in major units with their currency
+ * (`20.20 USD`, see `formatAmount`), and epoch-second times (`expiresAt`) as ISO 8601. `--json`
+ * keeps the service's values as they are.
+ */
+export function forPeople(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => forPeople(item));
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (
+      typeof record.unit === 'string' &&
+      (typeof record.value === 'string' || !('value' in record))
+    ) {
+      return formatAmount(record as Parameters<typeof formatAmount>[0]);
+    }
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, forPeople(v, k)]));
+  }
+  if (typeof value === 'number' && /At$/.test(key) && Number.isInteger(value) && value > 0) {
+    // The service's timestamps in numbers are seconds since the epoch (`expiresAt`).
+    const date = new Date(value * 1000);
+    if (!Number.isNaN(date.getTime())) return date.toISOString().replace('.000Z', 'Z');
+  }
+  return value;
+}
+
 /** The groups and verbs, for the top-level help. */
 export function resourceHelp(): string {
   const lines: string[] = [];
@@ -290,7 +335,11 @@ export async function runResource(group: string, argv: string[], io: CliIo): Pro
       `unknown command: ${group} ${verb} (one of ${Object.keys(verbs).join(', ')})`,
     );
   }
-  const { values, positionals } = parse(argv.slice(1), { ...CLIENT_OPTIONS, ...sub.options });
+  const { values, positionals } = parse(argv.slice(1), {
+    ...CLIENT_OPTIONS,
+    ...sub.options,
+    ...(sub.keyed ? { 'idempotency-key': { type: 'string' } } : {}),
+  });
   if (values.help) {
     const [args, what] = sub.usage.split('   ');
     io.stdout(`Usage: merchant-gateway ${group} ${verb}${args}\n\n${what}.\n\n${CLIENT_HELP}\n`);
@@ -314,8 +363,21 @@ export async function runResource(group: string, argv: string[], io: CliIo): Pro
       return 1;
     }
   }
-  const result = await sub.call(gateway, positionals, given);
-  if (values.json) printJson(io, result);
-  else (sub.print ?? printRecord)(io, result as never);
+  let idempotencyKey: string | undefined;
+  if (sub.keyed) {
+    const asked = values['idempotency-key'];
+    idempotencyKey = typeof asked === 'string' ? asked : randomUUID();
+  }
+  const result = await sub.call(
+    gateway,
+    positionals,
+    given,
+    idempotencyKey === undefined ? {} : { idempotencyKey },
+  );
+  // The key goes with the result: run the command again with it and the service answers with
+  // this result instead of acting a second time.
+  const shown = idempotencyKey === undefined ? result : { ...(result as object), idempotencyKey };
+  if (values.json) printJson(io, shown);
+  else (sub.print ?? printRecord)(io, forPeople(shown) as never);
   return 0;
 }

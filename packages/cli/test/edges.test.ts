@@ -1,7 +1,14 @@
 // The command's less travelled paths, each as a user meets it: filters and pages, people's output,
 // the connection flags' mistakes, a service that is not there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type MockService, runInProcess, sleep, startMockService } from './helpers';
+import {
+  cli,
+  type MockService,
+  runInProcess,
+  secretFile,
+  sleep,
+  startMockService,
+} from './helpers';
 
 let service: MockService;
 beforeAll(async () => {
@@ -113,7 +120,8 @@ describe('merchant-gateway, the less travelled paths', () => {
     expect(payment.stdout).toMatch(/^paymentId +pay_\w+$/m);
     const id = /^paymentId +(\S+)$/m.exec(payment.stdout)?.[1] as string;
     const view = await cli(['payments', 'get', id], service.env);
-    expect(view.stdout).toMatch(/^amount\.value +\d+$/m);
+    // The buyer-side amount is in the token: its decimals and symbol, not raw units.
+    expect(view.stdout).toMatch(/^amount +\d+\.\d+ [A-Z]+$/m);
     const settlements = await cli(['settlements', 'list'], service.env);
     expect(settlements.code).toBe(0);
     const { MERCHANT_GATEWAY_MERCHANT_ID: _, ...noMerchant } = service.env;
@@ -184,7 +192,7 @@ describe('merchant-gateway, the less travelled paths', () => {
   it('relay: a key the service refuses ends it with exit 1 and the error class; a failing list is retried at the next sweep', async () => {
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const refused = await cli(
-      ['relay', '--forward-to', 'http://127.0.0.1:9/hook', '--secret', secret],
+      ['relay', '--forward-to', 'http://127.0.0.1:9/hook', '--secret', secretFile(secret)],
       {
         ...service.env,
         MERCHANT_GATEWAY_API_KEY: 'sk_not_the_key',
@@ -197,7 +205,15 @@ describe('merchant-gateway, the less travelled paths', () => {
     const { startReceiver } = await import('./helpers');
     const receiver = await startReceiver(secret);
     const relay = runInProcess(
-      ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
+      [
+        'relay',
+        '--forward-to',
+        receiver.url,
+        '--secret',
+        secretFile(secret),
+        '--sweep-interval',
+        '200',
+      ],
       service.env,
     );
     const deadline = Date.now() + 15_000;

@@ -4,9 +4,10 @@
 // library, a verifier nobody here wrote.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MerchantGateway } from 'merchant-gateway';
@@ -19,6 +20,13 @@ import { runCli } from '../src/main';
 export const BIN = fileURLToPath(new URL('../bin/merchant-gateway.js', import.meta.url));
 
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** A file holding `secret`, for `relay --secret FILE` (the command takes no secret on its line). */
+export function secretFile(secret: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mg-secret-')), 'secret');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return file;
+}
 
 export interface MockService {
   mock: MockGateway;

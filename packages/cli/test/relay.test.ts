@@ -10,6 +10,7 @@ import {
   newSecret,
   type Receiver,
   runInProcess,
+  secretFile,
   sleep,
   startMockService,
   startReceiver,
@@ -49,7 +50,7 @@ describe('merchant-gateway relay', () => {
         '--forward-to',
         receiver.url,
         '--secret',
-        secret,
+        secretFile(secret),
         '--state',
         state,
         '--sweep-interval',
@@ -88,7 +89,15 @@ describe('merchant-gateway relay', () => {
     receiver = await startReceiver(secret);
     const payments = [await create(service, 'order-a'), await create(service, 'order-b')];
     const relay = runInProcess(
-      ['relay', '--forward-to', receiver.url, '--secret', secret, '--sweep-interval', '200'],
+      [
+        'relay',
+        '--forward-to',
+        receiver.url,
+        '--secret',
+        secretFile(secret),
+        '--sweep-interval',
+        '200',
+      ],
       // Waits of 0.5 to 8 s between attempts (the hidden test knob): over 20 s before giving up.
       // A bound of one event: the rest spill to a temporary directory (no --state), gone at the end.
       {
@@ -145,7 +154,7 @@ describe('merchant-gateway relay', () => {
       '--forward-to',
       receiver.url,
       '--secret',
-      secret,
+      secretFile(secret),
       '--state',
       state,
       '--sweep-interval',
@@ -229,21 +238,25 @@ describe('merchant-gateway relay', () => {
     const secret = newSecret();
     const state = join(mkdtempSync(join(tmpdir(), 'relay-bad-')), 'state.json');
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [['relay', '--secret', secret], {}, /--forward-to URL is required/],
-      [['relay', '--forward-to', 'ftp://x', '--secret', secret], {}, /http or https URL/],
+      [['relay', '--secret', secretFile(secret)], {}, /--forward-to URL is required/],
       [
-        ['relay', '--forward-to', 'https://me:pw@example.com/', '--secret', secret],
+        ['relay', '--forward-to', 'ftp://x', '--secret', secretFile(secret)],
+        {},
+        /http or https URL/,
+      ],
+      [
+        ['relay', '--forward-to', 'https://me:pw@example.com/', '--secret', secretFile(secret)],
         {},
         /user or password/,
       ],
-      [['relay', '--forward-to', 'http://127.0.0.1:9/'], {}, /--secret whsec_/],
+      [['relay', '--forward-to', 'http://127.0.0.1:9/'], {}, /no signing secret/],
       [
         [
           'relay',
           '--forward-to',
           'http://127.0.0.1:9/',
           '--secret',
-          secret,
+          secretFile(secret),
           '--state',
           state,
           '--database-url',
@@ -253,12 +266,12 @@ describe('merchant-gateway relay', () => {
         /exclusive/,
       ],
       [
-        ['relay', 'extra', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        ['relay', 'extra', '--forward-to', 'http://127.0.0.1:9/', '--secret', secretFile(secret)],
         {},
         /no arguments/,
       ],
       [
-        ['relay', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret],
+        ['relay', '--forward-to', 'http://127.0.0.1:9/', '--secret', secretFile(secret)],
         { MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: 'soon' },
         /whole milliseconds/,
       ],
@@ -282,7 +295,7 @@ describe('merchant-gateway relay', () => {
     service = await startMockService();
     for (const secret of ['hunter2', 'whsec_short', `whsec_${'A'.repeat(200)}`]) {
       const run = await cli(
-        ['relay', '--forward-to', 'http://127.0.0.1:9/x', '--secret', secret],
+        ['relay', '--forward-to', 'http://127.0.0.1:9/x', '--secret', secretFile(secret)],
         service.env,
       );
       expect(run.code).toBe(2);

@@ -83,6 +83,29 @@ export function capRefusal(cap: AmountCap | undefined, amount: unknown): string 
   return undefined;
 }
 
+/**
+ * The largest payment the service can hold, in minor units: it keeps the fiat amount in a signed
+ * 32-bit integer field (`fiat_amount`).
+ */
+export const MAX_PAYMENT_MINOR = 2_147_483_647n;
+
+/**
+ * Why a `payments.create` amount is refused whatever the cap, or `undefined`: a value that is not
+ * digits, zero (no one can pay nothing), or more than the service can hold.
+ */
+export function amountRefusal(amount: unknown): string | undefined {
+  const { value } = (amount ?? {}) as { value?: unknown };
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    return 'amount.value must be a string of digits in minor units, e.g. "1999" for 19.99';
+  }
+  const minor = BigInt(value);
+  if (minor === 0n) return 'amount.value must be more than zero';
+  if (minor > MAX_PAYMENT_MINOR) {
+    return `amount.value ${value} is over the largest amount the service holds (${MAX_PAYMENT_MINOR} minor units)`;
+  }
+  return undefined;
+}
+
 /** Loopback hosts: a key sent only there cannot move real money. */
 function isLoopback(baseUrl: string | undefined): boolean {
   if (baseUrl === undefined) return false;
@@ -95,12 +118,15 @@ function isLoopback(baseUrl: string | undefined): boolean {
 }
 
 /**
- * A key looks live unless it carries a test marker (`sk_test_…`, `…_test_…`) or the server talks
- * to a loopback host (a mock). Unknown formats count as live: the safe mistake.
+ * A key looks live unless the server talks to a loopback host (a mock) or the key is a test key.
+ * The service's own keys say which they are by their prefix: `wcp_test_…` is a test key, any
+ * other `wcp_…` is live (a `_test_` further in does not make it one). Other shapes are test keys
+ * only with a test marker (`sk_test_…`, `…_test_…`); unknown formats count as live: the safe mistake.
  */
 export function looksLive(apiKey: string | undefined, baseUrl: string | undefined): boolean {
   if (isLoopback(baseUrl)) return false;
   if (apiKey === undefined) return false;
+  if (apiKey.startsWith('wcp_')) return !apiKey.startsWith('wcp_test_');
   return !/(^|_)test_/.test(apiKey);
 }
 

@@ -3,6 +3,7 @@
 // clients (2.x SDK) and 2025-11-25 ones (the 1.x SDK's client).
 import {
   acceptedContent,
+  type CallToolRequest,
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
@@ -15,6 +16,7 @@ import type { MerchantGateway } from 'merchant-gateway';
 import * as z from 'zod/mini';
 import {
   type AuditEntry,
+  amountRefusal,
   auditLine,
   capRefusal,
   confirmationState,
@@ -139,8 +141,13 @@ async function guarded(
   // The arguments as validated (as sent; `{ id, options }` for an id tool): what the key and
   // the audit describe.
   const idempotencyKey = idempotencyKeyFor(tool.name, args);
+  // The audit line carries the arguments as the tool was called (`paymentId`, not the `{ id,
+  // options }` an id tool's schema makes of them), redacted.
+  const calledAs = tool.calledAs === undefined ? args : tool.calledAs(args);
   const audit = (entry: Omit<AuditEntry, 'tool' | 'args'>) => {
-    if (write) policy.audit(auditLine({ tool: tool.name, args, ...entry }, policy.secrets));
+    if (write) {
+      policy.audit(auditLine({ tool: tool.name, args: calledAs, ...entry }, policy.secrets));
+    }
   };
   const refuse = (reason: string, outcome: 'refused' | 'declined' = 'refused') => {
     audit({ outcome, reason });
@@ -150,11 +157,11 @@ async function guarded(
   if (write) {
     if (tool.method === undefined || !policy.allowed.has(tool.method)) {
       return refuse(
-        `${tool.name} is not allowed on this server (start it with --allow ${tool.method ?? tool.name})`,
+        `${tool.name} is not allowed on this server, which is read-only for it: start the server with --allow ${tool.method ?? tool.name} (or --allow-writes); nothing was sent`,
       );
     }
     if (tool.amount !== undefined) {
-      const over = capRefusal(policy.cap, tool.amount(args));
+      const over = amountRefusal(tool.amount(args)) ?? capRefusal(policy.cap, tool.amount(args));
       if (over !== undefined) return refuse(`${over}; nothing was sent`);
     }
     if (tool.confirm !== undefined) {
@@ -255,7 +262,54 @@ export function createServer(options: ServerOptions, era: 'legacy' | 'modern'): 
       (args, ctx) => guarded(server, era, options, tool, args, ctx),
     );
   }
+  refuseWritesNotAllowed(server, era, options);
   return server;
+}
+
+type ToolsCallHandler = (request: CallToolRequest, ctx: ServerContext) => Promise<unknown>;
+
+/**
+ * A writing tool the server was not allowed is not listed (without flags only reading tools
+ * exist), yet a call to it by name answers the tool error `Refused: … --allow <method> …` (and an
+ * audit line), not the protocol's "Tool … not found": an agent learns the server is read-only and
+ * which flag would change that. The McpServer's own `tools/call` handler answers every other call.
+ */
+function refuseWritesNotAllowed(
+  server: McpServer,
+  era: 'legacy' | 'modern',
+  options: ServerOptions,
+): void {
+  const exposed = new Set(exposedTools(options.policy).map((tool) => tool.name));
+  const refused = new Map(
+    TOOLS.filter((tool) => tool.kind === 'write' && !exposed.has(tool.name)).map((tool) => [
+      tool.name,
+      tool,
+    ]),
+  );
+  if (refused.size === 0) return;
+  // The registered handler, through the protocol's accessor for it (the SDK has no public hook
+  // for calls to unregistered tools); checked here so an SDK without it fails at start, loudly.
+  const protocol = server.server as unknown as {
+    _getRequestHandler?: (method: string) => ToolsCallHandler | undefined;
+  };
+  const registered = protocol._getRequestHandler?.call(server.server, 'tools/call');
+  if (registered === undefined) {
+    throw new Error('merchant-gateway-mcp: the MCP SDK has no tools/call handler to wrap');
+  }
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = refused.get(request.params.name);
+    if (tool !== undefined) {
+      return (await guarded(
+        server,
+        era,
+        options,
+        tool,
+        request.params.arguments ?? {},
+        ctx,
+      )) as CallToolResult;
+    }
+    return (await registered(request, ctx)) as CallToolResult;
+  });
 }
 
 /** The factory both serving entries (stdio, HTTP) call per connection or request. */

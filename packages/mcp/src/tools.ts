@@ -59,6 +59,11 @@ export interface ToolSpec<I = unknown, O = unknown> {
   output: ToolSchema<O>;
   /** For writes a human must confirm (elicitation): what they are asked. */
   confirm?: (input: I) => string;
+  /**
+   * The arguments as the tool was called, for the audit line, where `input` is reshaped by its
+   * schema (`{ id, options }` of an id tool → `{ paymentId, merchantId }`). Default: `input`.
+   */
+  calledAs?: (input: I) => unknown;
   /** For `payments.create`: the amount the cap applies to. */
   amount?: (input: I) => unknown;
   /** Wraps a result that is not an object (MCP's structured content must be one). */
@@ -295,6 +300,7 @@ export const TOOLS: readonly ToolSpec[] = [
       merchantId: MERCHANT,
     }),
     output: fromSdk(PaymentCancellationSchema),
+    calledAs: ({ id, options }) => ({ paymentId: id, ...options }),
     confirm: ({ id, options }) =>
       `Cancel payment ${id}${options.merchantId !== undefined ? ` of merchant ${options.merchantId}` : ''}? The buyer will no longer be able to pay it.`,
     run: ({ id, options }, { gateway, idempotencyKey }) =>

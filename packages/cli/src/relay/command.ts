@@ -5,6 +5,7 @@ import {
   type CliIo,
   clientOf,
   parse,
+  readSecret,
   sweepInterval,
   UsageError,
 } from '../io';
@@ -13,7 +14,7 @@ import { Relay } from './relay';
 import { FileStateStore, type StateStore } from './state';
 import { DELIVERY_TIMEOUT_MS, type RelayEvent, SecretFormatError, secretKey } from './webhook';
 
-export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL --secret whsec_...
+export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL [--secret FILE|-]
                               [--state FILE | --database-url postgres://...] [--sweep-interval MS]
 
 Webhooks for a service that has none: follows every open payment of the partner (and each one
@@ -22,8 +23,9 @@ per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-
 { "type": "payment.<status>", "timestamp": ISO 8601, "data": PaymentStatusChange }.
 
   --forward-to URL      where events are POSTed (http or https)
-  --secret whsec_...    the signing secret: whsec_ + base64 of 24 to 64 bytes
-                        (or env MERCHANT_GATEWAY_WEBHOOK_SECRET, kept out of shell history)
+  --secret FILE|-       read the signing secret (whsec_ + base64 of 24 to 64 bytes) from FILE, or
+                        from stdin with - (default env MERCHANT_GATEWAY_WEBHOOK_SECRET; never the
+                        secret itself: it would stay in shell history)
   --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
                         loses nothing; past 1,000 undelivered events the next ones spill to
                         FILE.spill-*.jsonl (without --state, to a temporary directory)
@@ -69,10 +71,13 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
       '--forward-to must not hold a user or password: authenticate by the signature',
     );
   }
-  const secret = values.secret ?? io.env.MERCHANT_GATEWAY_WEBHOOK_SECRET;
-  if (secret === undefined) {
-    throw new UsageError('--secret whsec_... (or env MERCHANT_GATEWAY_WEBHOOK_SECRET) is required');
-  }
+  const secret = await readSecret(values.secret, io, {
+    flag: '--secret',
+    env: 'MERCHANT_GATEWAY_WEBHOOK_SECRET',
+    what: 'signing secret',
+    missing:
+      'no signing secret: set MERCHANT_GATEWAY_WEBHOOK_SECRET, or pass --secret FILE (a file holding it) or --secret - (read from stdin)',
+  });
   let key: Buffer;
   try {
     key = secretKey(secret);
