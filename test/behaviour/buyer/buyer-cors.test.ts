@@ -7,10 +7,9 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import chromium from '@sparticuz/chromium';
 import * as esbuild from 'esbuild';
-import { MerchantGateway } from 'merchant-gateway';
 import { type Browser, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
+import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 
 const APP = { appId: 'app_web_wallet', clientId: 'client_web_wallet' };
 const ENTRY = fileURLToPath(new URL('../../../src/buyer.ts', import.meta.url));
@@ -63,11 +62,7 @@ afterAll(async () => {
 });
 
 it('a page on another origin reads a payment with BuyerClient and the App-Id scheme, and cannot read a partner route', async () => {
-  const partner = new MerchantGateway({
-    baseUrl: sidecar.url,
-    apiKey: sidecar.apiKey,
-    merchantId: sidecar.merchantId,
-  });
+  const partner = partnerFor(sidecar);
   const { paymentId } = await partner.payments.create({
     amount: { unit: 'iso4217/USD', value: '4200' },
     referenceId: 'web-wallet-1',

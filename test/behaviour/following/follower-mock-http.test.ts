@@ -6,6 +6,7 @@ import {
 } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { partnerOverFetch } from '../../support';
 import { collect, countingFetch, countingProxy } from './follower-helpers';
 
 // Over real HTTP on loopback: the mock serves, a counting TCP proxy sits in front of it.
@@ -24,12 +25,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client that creates payments in-process (fast); the followers read over HTTP. */
 function creator() {
-  return new MerchantGateway({
-    baseUrl: 'http://127.0.0.1:1',
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    fetch: mock.fetch,
-  });
+  return partnerOverFetch(mock);
 }
 
 function client(baseUrl: string, fetch?: typeof globalThis.fetch) {

@@ -3,10 +3,10 @@
 // receiver on 127.0.0.1 verifying with the standardwebhooks library gets every event of each
 // lifecycle (paid and settled; declined; failed and expired after processing; cancelled; expired
 // unpaid), each snapshot with the stages the service's event table gives, versions from 0 up.
-import { MerchantGateway } from 'merchant-gateway';
+import type { MerchantGateway } from 'merchant-gateway';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
+import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 import { type ReceivedEvent, type Receiver, startReceiver } from '../../support/webhook-receiver';
 import { officialWallet, pay, prepare } from '../buyer/wallet';
 
@@ -37,11 +37,7 @@ beforeAll(async () => {
     '--client-id',
     APP.clientId,
   ]);
-  partner = new MerchantGateway({
-    baseUrl: sidecar.url,
-    apiKey: sidecar.apiKey,
-    merchantId: sidecar.merchantId,
-  });
+  partner = partnerFor(sidecar);
 }, 30_000);
 afterAll(async () => {
   await sidecar?.stop();
