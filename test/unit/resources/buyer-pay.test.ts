@@ -8,8 +8,9 @@ import { HttpResponse, http } from 'msw';
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, gateway, payError, useMsw } from '../../support';
+import { gateway, payError, useMsw } from '../../support';
 import {
+  GATEWAY,
   option,
   optionsBody,
   PAYMENT_ID,
@@ -19,7 +20,6 @@ import {
 } from '../../support/buyer-fixtures';
 
 const server = useMsw();
-const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
 
 interface Seen {
   path: string;
