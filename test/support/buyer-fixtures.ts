@@ -1,7 +1,9 @@
 // Bodies of the Gateway API in the published contract's shapes (2026-02-18), for the buyer's tests.
-import { viewBody } from '.';
+import { BASE_URL, viewBody } from '.';
 
 export const PAYMENT_ID = 'pay_buyer1';
+/** The buyer's routes of PAYMENT_ID on the tests' base URL (add /options, /fetch, /confirm, …). */
+export const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
 export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const MERCHANT_DESTINATION = '0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 

@@ -333,6 +333,16 @@ const sharedErrors = (...statuses: number[]) =>
 const listShape = (version?: string) =>
   paymentsPage(version === '2026-02-18' ? LIST_STATUS_2026_02_18 : PAYMENT_STATUS);
 
+/** A payment's status read and its cancel answer alike on the partner and the gateway paths. */
+const statusRead: OperationShape = {
+  success: { status: 200, shape: statusResult },
+  errors: sharedErrors(400, 401, 404, 500),
+};
+const cancellation: OperationShape = {
+  success: { status: 200, shape: cancellationShape },
+  errors: sharedErrors(400, 401, 404, 500),
+};
+
 export const OPERATIONS = {
   'POST /v1/merchants': {
     success: { status: 201, shape: z.strictObject({ merchant: z.strictObject(merchantCore) }) },
@@ -453,10 +463,7 @@ export const OPERATIONS = {
     success: { status: 200, shape: gatewayView },
     errors: sharedErrors(400, 401, 404, 500),
   },
-  'GET /v1/gateway/payment/{id}/status': {
-    success: { status: 200, shape: statusResult },
-    errors: sharedErrors(400, 401, 404, 500),
-  },
+  'GET /v1/gateway/payment/{id}/status': statusRead,
   // The buyer's half (published contract 2026-02-18, tag Gateway).
   'POST /v1/gateway/payment/{id}/options': {
     success: {
@@ -485,10 +492,7 @@ export const OPERATIONS = {
     },
     errors: sharedErrors(400, 401, 404, 500),
   },
-  'POST /v1/gateway/payment/{id}/cancel': {
-    success: { status: 200, shape: cancellationShape },
-    errors: sharedErrors(400, 401, 404, 500),
-  },
+  'POST /v1/gateway/payment/{id}/cancel': cancellation,
   'GET /v1/payments/{id}': {
     success: {
       status: 200,
@@ -509,14 +513,8 @@ export const OPERATIONS = {
     },
     errors: sharedErrors(400, 401, 404, 500),
   },
-  'GET /v1/payments/{id}/status': {
-    success: { status: 200, shape: statusResult },
-    errors: sharedErrors(400, 401, 404, 500),
-  },
-  'POST /v1/payments/{id}/cancel': {
-    success: { status: 200, shape: cancellationShape },
-    errors: sharedErrors(400, 401, 404, 500),
-  },
+  'GET /v1/payments/{id}/status': statusRead,
+  'POST /v1/payments/{id}/cancel': cancellation,
 } satisfies Record<string, OperationShape>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -7,9 +7,11 @@ import {
   type ClientOptions,
   type Logger,
   MerchantGateway,
+  PayError,
   type PaymentCreated,
   RequestValidationError,
 } from 'merchant-gateway';
+import type { MockGateway } from 'merchant-gateway/testing';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -147,7 +149,7 @@ export async function polluted<T>(
   }
 }
 
-export { listenOnLoopback, serve, useListeningMock } from './servers';
+export { listenOnLoopback, serve, useListeningMock, useListeningPartner } from './servers';
 export { HttpResponse, http };
 
 /**
@@ -198,4 +200,25 @@ export async function issuesOf(call: Promise<unknown>): Promise<RequestValidatio
   );
   expect(error).toBeInstanceOf(RequestValidationError);
   return (error as RequestValidationError).issues;
+}
+
+/** The `PayError` that `promise` rejects with (what `buyer.pay` refused and why); fails on anything else. */
+export async function payError(promise: Promise<unknown>): Promise<PayError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PayError);
+  return error as PayError;
+}
+
+/** A partner's client on `mock` through `mock.fetch` (no socket), for its sample merchant; `options` win. */
+export function partnerOverFetch(mock: MockGateway, options: ClientOptions = {}): MerchantGateway {
+  return new MerchantGateway({
+    baseUrl: BASE_URL,
+    apiKey: mock.credentials.apiKey,
+    merchantId: mock.sample.merchantId,
+    fetch: mock.fetch,
+    ...options,
+  });
 }

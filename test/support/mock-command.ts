@@ -2,6 +2,7 @@
 // a sidecar user runs it: for the tests that drive it from outside (curl, the quickstart).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { MerchantGateway } from 'merchant-gateway';
 import type { MockGateway } from 'merchant-gateway/testing';
 
 const CLI = fileURLToPath(new URL('../../src/testing/serve/cli.ts', import.meta.url));
@@ -75,4 +76,13 @@ export async function startMockCommand(
       return exited;
     },
   };
+}
+
+/** A partner's client on a running command: its URL, the key and the sample merchant it prints. */
+export function partnerFor(running: Omit<RunningMockCommand, 'stop'>): MerchantGateway {
+  return new MerchantGateway({
+    baseUrl: running.url,
+    apiKey: running.apiKey,
+    merchantId: running.merchantId,
+  });
 }

@@ -87,3 +87,19 @@ export function useMockGateway(transport: Transport, options?: MockGatewayOption
     },
   };
 }
+
+/** USDC on Polygon: a real asset the mock's catalog does not quote. */
+export const USDC_POLYGON = 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
+
+/** Adds crypto settlements to `merchantId` over the partner API, with a fresh Idempotency-Key. */
+export function addSettlements(
+  h: Harness,
+  merchantId: string,
+  settlements: { asset: string; destination: string }[],
+): Promise<Reply<Record<string, unknown>>> {
+  return h.call(`/v1/merchants/${merchantId}/settlements/crypto`, {
+    method: 'POST',
+    headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
+    body: { settlements },
+  });
+}

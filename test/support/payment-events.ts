@@ -112,3 +112,8 @@ export function paymentEvent(
 export function lifecycle(paymentId: string, types: readonly EventType[]): PaymentEventFixture[] {
   return types.map((type, version) => paymentEvent(paymentId, type, version));
 }
+
+/** What `count` concurrent deliveries of one event answer, sorted: one `handled`, the rest `duplicate`. */
+export function handledOnce(count: number): string[] {
+  return [...Array.from({ length: count - 1 }, () => 'duplicate'), 'handled'];
+}

@@ -2,6 +2,7 @@
 // mock served over real HTTP for a whole file.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MerchantGateway } from 'merchant-gateway';
 import type { MockGateway, MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -39,6 +40,24 @@ export function useListeningMock(mock: MockGateway): { readonly url: string } {
     get url() {
       if (server === undefined) throw new Error('the mock listens from beforeAll on');
       return server.url;
+    },
+  };
+}
+
+/** `mock` over real HTTP for the whole file (as `useListeningMock`), with a partner's client on it. */
+export function useListeningPartner(mock: MockGateway): {
+  readonly url: string;
+  readonly gateway: MerchantGateway;
+} {
+  const served = useListeningMock(mock);
+  let gateway: MerchantGateway | undefined;
+  return {
+    get url() {
+      return served.url;
+    },
+    get gateway() {
+      gateway ??= new MerchantGateway({ baseUrl: served.url, apiKey: mock.credentials.apiKey });
+      return gateway;
     },
   };
 }

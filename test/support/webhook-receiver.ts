@@ -4,24 +4,18 @@
 // records what it got.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import type { PaymentEventFixture } from './payment-events';
 
 /** How the receiver answers one delivery attempt. */
 export type Answer = 'ok' | 'hang' | 'close' | 'redirect' | number;
 
-/** The envelope the service (and the mock) sends. */
-export interface ReceivedEvent {
-  id: string;
+/** The envelope the service (and the mock) sends: the fixtures' envelope, its type and stages unchecked. */
+export interface ReceivedEvent extends Omit<PaymentEventFixture, 'type' | 'data'> {
   type: string;
-  api_version: string;
-  created_at: string;
-  data: {
-    payment_id: string;
-    merchant_id: string;
-    live: boolean;
-    payment_state_version: number;
-    status: string;
-    [stage: string]: unknown;
-  };
+  data: Pick<
+    PaymentEventFixture['data'],
+    'payment_id' | 'merchant_id' | 'live' | 'payment_state_version' | 'status'
+  > & { [stage: string]: unknown };
 }
 
 export interface Delivery {

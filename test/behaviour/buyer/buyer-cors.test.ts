@@ -3,20 +3,19 @@
 // payment from the merchant-gateway-mock command (a child process, another origin) with the
 // public App-Id scheme. The buyer routes answer CORS; the partner routes do not, so the same page
 // cannot read them.
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import chromium from '@sparticuz/chromium';
 import * as esbuild from 'esbuild';
-import { MerchantGateway } from 'merchant-gateway';
 import { type Browser, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
+import { serve } from '../../support';
+import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 
 const APP = { appId: 'app_web_wallet', clientId: 'client_web_wallet' };
 const ENTRY = fileURLToPath(new URL('../../../src/buyer.ts', import.meta.url));
 
 let sidecar: RunningMockCommand;
-let site: Server;
+let site: Awaited<ReturnType<typeof serve>> | undefined;
 let siteUrl: string;
 let browser: Browser;
 
@@ -35,16 +34,14 @@ beforeAll(async () => {
   sidecar = command;
   const bundle = built.outputFiles[0]?.text ?? '';
   // The wallet's site: its page and the bundle, on an origin of its own.
-  site = createServer((req, res) => {
+  site = await serve((req, res) => {
     if (req.url === '/buyer.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Wallet</title>');
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const address = site.address();
-  siteUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  siteUrl = site.url;
   browser = await playwright.launch({
     executablePath: await chromium.executablePath(),
     // @sparticuz/chromium's default args turn the same-origin policy off (--disable-web-security):
@@ -58,16 +55,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sidecar?.stop();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 it('a page on another origin reads a payment with BuyerClient and the App-Id scheme, and cannot read a partner route', async () => {
-  const partner = new MerchantGateway({
-    baseUrl: sidecar.url,
-    apiKey: sidecar.apiKey,
-    merchantId: sidecar.merchantId,
-  });
+  const partner = partnerFor(sidecar);
   const { paymentId } = await partner.payments.create({
     amount: { unit: 'iso4217/USD', value: '4200' },
     referenceId: 'web-wallet-1',

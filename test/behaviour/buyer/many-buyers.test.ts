@@ -1,10 +1,9 @@
 // Twenty buyers pay at once with the official wallet SDK while one partner follower follows every
 // payment: each payment is reported final exactly once, succeeded, paid by its own buyer.
-import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { listenLikeCommand, startMockCommand } from '../../support/mock-command';
+import { listenLikeCommand, partnerFor, startMockCommand } from '../../support/mock-command';
 import { officialWallet, pay } from './wallet';
 
 const BUYERS = 20;
@@ -18,11 +17,7 @@ describe.each([
 ])('many buyers at once through %s', (_name, start) => {
   it(`${BUYERS} wallets pay while one follower reports each payment final exactly once`, async () => {
     const sidecar = await start();
-    const partner = new MerchantGateway({
-      baseUrl: sidecar.url,
-      apiKey: sidecar.apiKey,
-      merchantId: sidecar.merchantId,
-    });
+    const partner = partnerFor(sidecar);
     const follower = partner.payments.follower({ sweepIntervalMs: 250 });
     try {
       const ids = await Promise.all(

@@ -2,11 +2,11 @@
 // it) pays payments in the mock over real HTTP, through mock.listen() and through the
 // merchant-gateway-mock command, with viem accounts: what a wallet developer pointing it at the
 // sidecar gets, refusals included.
-import { MerchantGateway } from 'merchant-gateway';
+import type { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLikeCommand, startMockCommand } from '../../support/mock-command';
+import { listenLikeCommand, partnerFor, startMockCommand } from '../../support/mock-command';
 import { officialWallet, pay, prepare } from './wallet';
 
 const APP = { appId: 'app_wallet_test', clientId: 'client_wallet_test' };
@@ -48,11 +48,7 @@ describe.each([
   let partner: MerchantGateway;
   beforeAll(async () => {
     sidecar = await start();
-    partner = new MerchantGateway({
-      baseUrl: sidecar.url,
-      apiKey: sidecar.apiKey,
-      merchantId: sidecar.merchantId,
-    });
+    partner = partnerFor(sidecar);
   }, 30_000);
   afterAll(() => sidecar?.stop());
 

@@ -1,12 +1,12 @@
 // buyer.pay signs only what the option says (issue 37.2) and says so when the payment is final
 // (37.8): the mock's own answers, each altered in one field on its way to the SDK (an msw override
 // in front of the mock's handlers), and a signer spy that shows nothing was signed.
-import { MerchantGateway, PayError } from 'merchant-gateway';
+import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { BaseError } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, test, vi } from 'vitest';
-import { BASE_URL, HttpResponse, http, useMsw } from '../../support';
+import { BASE_URL, HttpResponse, http, payError, useMsw } from '../../support';
 
 const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const USDT_ETHEREUM = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
@@ -86,15 +86,6 @@ function spiedAccount() {
     inner.signTypedData(typed),
   );
   return { account: { address: inner.address, signTypedData }, signTypedData };
-}
-
-async function payError(promise: Promise<unknown>): Promise<PayError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PayError);
-  return error as PayError;
 }
 
 describe('buyer.pay refuses an action that does not match its option, before any signature', () => {

@@ -2,11 +2,12 @@
 // quoted in the same second, over real HTTP; the buyer signs A's action with viem and a replay of
 // that signature on B's option is refused, whatever the token's signing scheme (EIP-3009 USDC,
 // EIP-2612 USDT). Before, the permit's nonce was always 0, so A's permit was B's too.
-import { type BuyerAction, MerchantGateway, type PaymentOption } from 'merchant-gateway';
-import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
+import type { BuyerAction, PaymentOption } from 'merchant-gateway';
+import { createMockGateway } from 'merchant-gateway/testing';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { useListeningPartner } from '../../support';
 
 const DESTINATION = '0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb';
 const SCHEMES = [
@@ -15,21 +16,14 @@ const SCHEMES = [
 ] as const;
 
 const mock = createMockGateway({ pollInMs: 100 });
-let server: MockServer;
-let gateway: MerchantGateway;
-
-beforeAll(async () => {
-  server = await mock.listen();
-  gateway = new MerchantGateway({ baseUrl: server.url, apiKey: mock.credentials.apiKey });
-});
-afterAll(() => server.close());
+const served = useListeningPartner(mock);
 
 /** The `eth_signTypedData_v4` action of an option, through `fetch` for a `build` one. */
 async function signingAction(paymentId: string, option: PaymentOption): Promise<BuyerAction> {
   const [action] = option.actions;
   if (action?.type !== 'build') return action as BuyerAction;
   const data = (action.data as { data: string }).data;
-  const [built] = await gateway.buyer.fetchActions(paymentId, { optionId: option.id, data });
+  const [built] = await served.gateway.buyer.fetchActions(paymentId, { optionId: option.id, data });
   return built as BuyerAction;
 }
 
@@ -42,15 +36,15 @@ function typedDataOf(action: BuyerAction) {
 
 describe('a signature pays at most one payment', { timeout: 20_000 }, () => {
   test.each(SCHEMES)('%s: a replay of A’s signature on B is refused', async (_, asset) => {
-    const merchant = await gateway.merchants.create({
+    const merchant = await served.gateway.merchants.create({
       merchantName: 'Replay Bakery',
       merchantEmail: 'replay@bakery.example',
     });
-    await gateway.settlements.createCrypto(merchant.id, [
+    await served.gateway.settlements.createCrypto(merchant.id, [
       { asset, destination: `${asset.split('/')[0]}:${DESTINATION}` },
     ]);
     const create = (referenceId: string) =>
-      gateway.payments.create({
+      served.gateway.payments.create({
         merchantId: merchant.id,
         amount: { unit: 'iso4217/USD', value: '990' },
         referenceId,
@@ -64,8 +58,8 @@ describe('a signature pays at most one payment', { timeout: 20_000 }, () => {
     let optionA: PaymentOption | undefined;
     let optionB: PaymentOption | undefined;
     for (let i = 0; i < 5 && (!optionA || optionA.expiresAt !== optionB?.expiresAt); i++) {
-      [optionA] = (await gateway.buyer.options(a.paymentId, { accounts })).options;
-      [optionB] = (await gateway.buyer.options(b.paymentId, { accounts })).options;
+      [optionA] = (await served.gateway.buyer.options(a.paymentId, { accounts })).options;
+      [optionB] = (await served.gateway.buyer.options(b.paymentId, { accounts })).options;
     }
     if (!optionA || !optionB) throw new Error('the mock offered no option');
     expect(optionA.expiresAt).toBe(optionB.expiresAt);
@@ -77,17 +71,17 @@ describe('a signature pays at most one payment', { timeout: 20_000 }, () => {
     const signature: Hex = await buyer.signTypedData(typedDataOf(actionA));
     const results = [{ type: 'walletRpc' as const, data: [signature] }];
 
-    await gateway.buyer.confirm(a.paymentId, { optionId: optionA.id, results });
+    await served.gateway.buyer.confirm(a.paymentId, { optionId: optionA.id, results });
     await expect(
-      gateway.buyer.confirm(b.paymentId, { optionId: optionB.id, results }),
+      served.gateway.buyer.confirm(b.paymentId, { optionId: optionB.id, results }),
     ).rejects.toMatchObject({ status: 400, code: 'invalid_params' });
 
-    const final = await gateway.payments.waitForFinal(a.paymentId, { timeoutMs: 10_000 });
+    const final = await served.gateway.payments.waitForFinal(a.paymentId, { timeoutMs: 10_000 });
     expect(final.status).toBe('succeeded');
     expect(mock.getPayment(b.paymentId)?.status).toBe('requires_action');
     // B is still payable with a signature of its own.
     const own: Hex = await buyer.signTypedData(typedDataOf(actionB));
-    const paidB = await gateway.buyer.confirm(b.paymentId, {
+    const paidB = await served.gateway.buyer.confirm(b.paymentId, {
       optionId: optionB.id,
       results: [{ type: 'walletRpc', data: [own] }],
     });

@@ -1,5 +1,10 @@
 import { connect, createServer, type Socket } from 'node:net';
-import type { PaymentFollower, PaymentStatusChange } from 'merchant-gateway';
+import type {
+  MerchantGateway,
+  PaymentCreated,
+  PaymentFollower,
+  PaymentStatusChange,
+} from 'merchant-gateway';
 
 /**
  * A TCP proxy on loopback in front of `port`: counts the connections a client opens, and how
@@ -87,4 +92,18 @@ export function collect(follower: PaymentFollower) {
       }
     },
   };
+}
+
+/** `n` payments created one after the other: USD 1.00, 1.01, … for order-0, order-1, … */
+export async function createOrders(gateway: MerchantGateway, n: number): Promise<PaymentCreated[]> {
+  const created: PaymentCreated[] = [];
+  for (let i = 0; i < n; i++) {
+    created.push(
+      await gateway.payments.create({
+        amount: { unit: 'iso4217/USD', value: String(100 + i) },
+        referenceId: `order-${i}`,
+      }),
+    );
+  }
+  return created;
 }

@@ -6,7 +6,8 @@ import {
 } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, countingFetch, countingProxy } from './follower-helpers';
+import { partnerOverFetch } from '../../support';
+import { collect, countingFetch, countingProxy, createOrders } from './follower-helpers';
 
 // Over real HTTP on loopback: the mock serves, a counting TCP proxy sits in front of it.
 const mock = createMockGateway({ pollInMs: 100 });
@@ -24,12 +25,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client that creates payments in-process (fast); the followers read over HTTP. */
 function creator() {
-  return new MerchantGateway({
-    baseUrl: 'http://127.0.0.1:1',
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    fetch: mock.fetch,
-  });
+  return partnerOverFetch(mock);
 }
 
 function client(baseUrl: string, fetch?: typeof globalThis.fetch) {
@@ -41,18 +37,8 @@ function client(baseUrl: string, fetch?: typeof globalThis.fetch) {
   });
 }
 
-async function createPayments(n: number): Promise<PaymentCreated[]> {
-  const gateway = creator();
-  const created: PaymentCreated[] = [];
-  for (let i = 0; i < n; i++) {
-    created.push(
-      await gateway.payments.create({
-        amount: { unit: 'iso4217/USD', value: String(100 + i) },
-        referenceId: `order-${i}`,
-      }),
-    );
-  }
-  return created;
+function createPayments(n: number): Promise<PaymentCreated[]> {
+  return createOrders(creator(), n);
 }
 
 const FINALS = ['succeeded', 'failed', 'cancelled', 'expired'] as const;

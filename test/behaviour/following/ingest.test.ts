@@ -10,7 +10,7 @@ import {
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EventType, paymentEvent } from '../../support/payment-events';
-import { collect } from './follower-helpers';
+import { collect, createOrders } from './follower-helpers';
 
 const mock = createMockGateway({ pollInMs: 100 });
 let server: MockServer;
@@ -39,18 +39,16 @@ function follower(options: Parameters<MerchantGateway['payments']['follower']>[0
   return made;
 }
 
-async function create(n: number): Promise<PaymentCreated[]> {
-  const g = gateway();
-  const created: PaymentCreated[] = [];
-  for (let i = 0; i < n; i++) {
-    created.push(
-      await g.payments.create({
-        amount: { unit: 'iso4217/USD', value: String(100 + i) },
-        referenceId: `order-${i}`,
-      }),
-    );
-  }
-  return created;
+function create(n: number): Promise<PaymentCreated[]> {
+  return createOrders(gateway(), n);
+}
+
+/** One new payment, followed by a follower made with `options`, and what that follower yields. */
+async function followOne(options: Parameters<typeof follower>[0]) {
+  const [payment] = (await create(1)) as [PaymentCreated];
+  const f = follower(options);
+  f.add(payment);
+  return { payment, f, seen: collect(f) };
 }
 
 /** The event the service sends for `type` at `version`, for a payment of the mock. */
@@ -72,10 +70,7 @@ async function sweeps(n: number, until: ReturnType<typeof collect>['until']): Pr
 
 describe('follower.ingest', () => {
   it('webhook first, then polls: the change is yielded at once by the webhook, and the sweeps that show it add nothing', async () => {
-    const [payment] = (await create(1)) as [PaymentCreated];
-    const f = follower({ maxHeldReads: 0, sweepIntervalMs: 100 });
-    f.add(payment);
-    const seen = collect(f);
+    const { payment, f, seen } = await followOne({ maxHeldReads: 0, sweepIntervalMs: 100 });
     // The service's state and its event in one tick: no read can see the change first.
     mock.setPaymentStatus(payment.paymentId, 'processing');
     expect(await f.ingest(event(payment, 'payment.processing', 1))).toBe('yielded');
@@ -102,10 +97,7 @@ describe('follower.ingest', () => {
   });
 
   it('poll first, then the webhook: the event is stale and yields nothing', async () => {
-    const [payment] = (await create(1)) as [PaymentCreated];
-    const f = follower({ maxHeldReads: 1, sweepIntervalMs: 100 });
-    f.add(payment);
-    const seen = collect(f);
+    const { payment, f, seen } = await followOne({ maxHeldReads: 1, sweepIntervalMs: 100 });
     mock.setPaymentStatus(payment.paymentId, 'processing');
     await seen.until(() => seen.changes.length === 1);
     expect(seen.changes[0]).toMatchObject({ status: 'processing', source: 'poll' });
@@ -168,10 +160,7 @@ describe('follower.ingest', () => {
   });
 
   it('settled before succeeded: one succeeded change, by the settled event; the succeeded event after it yields nothing', async () => {
-    const [payment] = (await create(1)) as [PaymentCreated];
-    const f = follower({ maxHeldReads: 0, sweepIntervalMs: 60_000 });
-    f.add(payment);
-    const seen = collect(f);
+    const { payment, f, seen } = await followOne({ maxHeldReads: 0, sweepIntervalMs: 60_000 });
     expect(await f.ingest(event(payment, 'payment.processing', 1))).toBe('yielded');
     expect(await f.ingest(event(payment, 'payment.settled', 3))).toBe('yielded');
     await seen.until(() => seen.changes.length === 2);
@@ -185,10 +174,7 @@ describe('follower.ingest', () => {
   });
 
   it('an older version after a newer one is stale even when its status would be news', async () => {
-    const [payment] = (await create(1)) as [PaymentCreated];
-    const f = follower({ maxHeldReads: 0, sweepIntervalMs: 60_000 });
-    f.add(payment);
-    const seen = collect(f);
+    const { payment, f, seen } = await followOne({ maxHeldReads: 0, sweepIntervalMs: 60_000 });
     // Its first sweep made (it shows what the follower knows), no read comes for a minute.
     await sweeps(1, seen.until);
     // A created event (v0) that arrives after processing (v1) must not look like a step back.

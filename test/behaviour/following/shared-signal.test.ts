@@ -1,8 +1,9 @@
 // One AbortSignal shared by a whole app's calls (a request-scoped or shutdown signal): once the
 // calls and follows settle, none of them may leave a listener on it.
-import { MerchantGateway } from 'merchant-gateway';
+
 import { createMockGateway } from 'merchant-gateway/testing';
 import { describe, expect, it } from 'vitest';
+import { partnerOverFetch } from '../../support';
 
 /** A signal that counts the abort listeners on it. */
 function countedSignal() {
@@ -27,12 +28,7 @@ function countedSignal() {
 describe('a signal shared by many calls and follows', () => {
   it('carries no abort listener once 1,000 calls and 200 waitForFinal have settled', async () => {
     const mock = createMockGateway({ pollInMs: 100 });
-    const gateway = new MerchantGateway({
-      baseUrl: 'http://127.0.0.1:1',
-      apiKey: mock.credentials.apiKey,
-      merchantId: mock.sample.merchantId,
-      fetch: mock.fetch,
-    });
+    const gateway = partnerOverFetch(mock);
     const { signal, listeners } = countedSignal();
     const payment = await gateway.payments.create({
       amount: { unit: 'iso4217/USD', value: '100' },

@@ -15,10 +15,16 @@ import {
 const server = useMsw();
 const client = () => gateway({ merchantId: MERCHANT_ID, maxRetries: 0 });
 
+/** A list of `total` items (see pagedList) served for this test; what it recorded. */
+function servedList(total: number) {
+  const list = pagedList(total);
+  server.use(list.handler);
+  return list;
+}
+
 describe('awaiting a list', () => {
   test('await gives the first page whole: items, cursor and stats', async () => {
-    const list = pagedList(25);
-    server.use(list.handler);
+    const list = servedList(25);
     const first = await client().payments.list({ limit: 10 });
     expect(first.data.map((p) => p.paymentId)).toEqual(
       Array.from({ length: 10 }, (_, i) => `pay_${i}`),
@@ -29,7 +35,7 @@ describe('awaiting a list', () => {
   });
 
   test('the list call returns a PagePromise, which is a Promise', () => {
-    server.use(pagedList(1).handler);
+    servedList(1);
     const result = client().payments.list();
     expect(result).toBeInstanceOf(PagePromise);
     expect(result).toBeInstanceOf(Promise);
@@ -49,8 +55,7 @@ describe('awaiting a list', () => {
   });
 
   test('awaiting the same list twice sends one request', async () => {
-    const list = pagedList(5);
-    server.use(list.handler);
+    const list = servedList(5);
     const promise = client().payments.list();
     const [a, b] = await Promise.all([promise, promise]);
     expect(a).toBe(b);
@@ -60,8 +65,7 @@ describe('awaiting a list', () => {
 
 describe('iterating a list', () => {
   test('for await yields every item of every page once, in order', async () => {
-    const list = pagedList(25);
-    server.use(list.handler);
+    const list = servedList(25);
     const ids: string[] = [];
     for await (const payment of client().payments.list({ limit: 10 })) ids.push(payment.paymentId);
     expect(ids).toEqual(Array.from({ length: 25 }, (_, i) => `pay_${i}`));
@@ -69,8 +73,7 @@ describe('iterating a list', () => {
   });
 
   test('every page keeps the filters of the first and adds only the cursor', async () => {
-    const list = pagedList(4);
-    server.use(list.handler);
+    const list = servedList(4);
     await client()
       .payments.list({ limit: 2, status: ['succeeded', 'failed'] })
       .toArray({
@@ -84,8 +87,7 @@ describe('iterating a list', () => {
   });
 
   test('the first page is not fetched again when a loop follows an await', async () => {
-    const list = pagedList(15);
-    server.use(list.handler);
+    const list = servedList(15);
     const promise = client().payments.list({ limit: 10 });
     await promise;
     let count = 0;
@@ -95,8 +97,7 @@ describe('iterating a list', () => {
   });
 
   test('the next page is fetched only once the previous one is used up', async () => {
-    const list = pagedList(30);
-    server.use(list.handler);
+    const list = servedList(30);
     const iterator = client().payments.list({ limit: 10 })[Symbol.asyncIterator]();
     for (let i = 0; i < 10; i++) await iterator.next();
     expect(list.seen).toHaveLength(1);
@@ -106,8 +107,7 @@ describe('iterating a list', () => {
   });
 
   test('breaking out of the loop stops fetching', async () => {
-    const list = pagedList(1000);
-    server.use(list.handler);
+    const list = servedList(1000);
     const ids: string[] = [];
     for await (const payment of client().payments.list({ limit: 5 })) {
       ids.push(payment.paymentId);
@@ -190,8 +190,7 @@ describe('iterating a list', () => {
 
   test('an abort signal stops a walk between pages', async () => {
     const controller = new AbortController();
-    const list = pagedList(100);
-    server.use(list.handler);
+    const list = servedList(100);
     const ids: string[] = [];
     const error = await (async () => {
       for await (const p of client().payments.list({ limit: 5 }, { signal: controller.signal })) {
@@ -207,8 +206,7 @@ describe('iterating a list', () => {
 
 describe('pages()', () => {
   test('yields each page whole, stats included, fetching as it goes', async () => {
-    const list = pagedList(12);
-    server.use(list.handler);
+    const list = servedList(12);
     const seenBefore: number[] = [];
     const sizes: number[] = [];
     for await (const p of client().payments.list({ limit: 5 }).pages()) {
@@ -223,23 +221,20 @@ describe('pages()', () => {
 
 describe('toArray({ limit })', () => {
   test('collects items across pages up to the limit and fetches no further page', async () => {
-    const list = pagedList(100);
-    server.use(list.handler);
+    const list = servedList(100);
     const items = await client().payments.list({ limit: 10 }).toArray({ limit: 25 });
     expect(items.map((p) => p.paymentId)).toEqual(Array.from({ length: 25 }, (_, i) => `pay_${i}`));
     expect(list.seen).toHaveLength(3);
   });
 
   test('stops at the end of the list when it holds fewer items than the limit', async () => {
-    const list = pagedList(7);
-    server.use(list.handler);
+    const list = servedList(7);
     expect(await client().payments.list({ limit: 3 }).toArray({ limit: 50 })).toHaveLength(7);
     expect(list.seen).toHaveLength(3);
   });
 
   test('a limit reached within the first page needs one request', async () => {
-    const list = pagedList(100);
-    server.use(list.handler);
+    const list = servedList(100);
     expect(await client().payments.list({ limit: 10 }).toArray({ limit: 10 })).toHaveLength(10);
     expect(list.seen).toHaveLength(1);
   });
@@ -247,7 +242,7 @@ describe('toArray({ limit })', () => {
   test.each([[0], [-1], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY], ['10'], [undefined]])(
     'a limit of %s is a RequestValidationError',
     async (limit) => {
-      server.use(pagedList(5).handler);
+      servedList(5);
       expect(
         await issuesOf(
           client()
@@ -259,7 +254,7 @@ describe('toArray({ limit })', () => {
   );
 
   test('a limit of 1 returns one item', async () => {
-    server.use(pagedList(5).handler);
+    servedList(5);
     expect(await client().payments.list().toArray({ limit: 1 })).toHaveLength(1);
   });
 });

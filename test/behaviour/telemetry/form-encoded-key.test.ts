@@ -2,9 +2,10 @@
 // the space) is redacted in the form the SDK itself writes it (issue 37.3): the key in a list's
 // query (the span's url.full) and echoed by the service form-encoded (the error message, the span
 // status, the log lines), with a real OpenTelemetry SDK.
-import { MerchantGateway } from 'merchant-gateway';
+
 import { createMockGateway } from 'merchant-gateway/testing';
 import { expect, it } from 'vitest';
+import { partnerOverFetch } from '../../support';
 import { setUpOtel } from './otel';
 
 const KEY = "sk_live_k~!'() x*partner";
@@ -28,11 +29,9 @@ it('a key in a query and echoed form-encoded shows in no span, metric, error or 
   const log = (...args: unknown[]) => {
     lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
   };
-  const gateway = new MerchantGateway({
+  const gateway = partnerOverFetch(mock, {
     baseUrl: 'http://127.0.0.1:1',
     apiKey: KEY,
-    merchantId: mock.sample.merchantId,
-    fetch: mock.fetch,
     maxRetries: 0,
     logLevel: 'debug',
     logger: { debug: log, info: log, warn: log, error: log },

@@ -1,9 +1,9 @@
 // No API key, in any encoding, in any span or metric of a run that meets every error class, even
 // where the service echoes the key back or the caller passes it as an id.
 import { Buffer } from 'node:buffer';
-import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
 import { expect, it } from 'vitest';
+import { partnerOverFetch } from '../../support';
 import { setUpOtel } from './otel';
 
 const KEY = 'sk_live_T0P/SECRET+k3y=partner';
@@ -20,11 +20,9 @@ const forms = [
 ];
 
 it('no span, attribute, status or metric attribute carries the key across every error class', async () => {
-  const gateway = new MerchantGateway({
+  const gateway = partnerOverFetch(mock, {
     baseUrl: 'http://127.0.0.1:1',
     apiKey: KEY,
-    merchantId: mock.sample.merchantId,
-    fetch: mock.fetch,
     maxRetries: 0,
     timeoutMs: 200,
     telemetry: {

@@ -1,30 +1,23 @@
 // `mock.advancePayments` and `POST /__mock/payments/advance` move only the payments asked for
 // (a merchant's, or a list of ids) and answer what moved in a few bytes (issue 37.9): before,
 // every call moved the seeded merchant's payments too and answered ~100 KB of payments.
-import { MerchantGateway } from 'merchant-gateway';
-import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createMockGateway } from 'merchant-gateway/testing';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { useListeningPartner } from '../../support';
 
 const mock = createMockGateway();
-let server: MockServer;
-let gateway: MerchantGateway;
-
-beforeAll(async () => {
-  server = await mock.listen();
-  gateway = new MerchantGateway({ baseUrl: server.url, apiKey: mock.credentials.apiKey });
-});
-afterAll(() => server.close());
+const served = useListeningPartner(mock);
 beforeEach(() => mock.reset());
 
 /** A merchant of the test's own with `count` open payments. */
 async function merchantWithPayments(count: number) {
-  const merchant = await gateway.merchants.create({
+  const merchant = await served.gateway.merchants.create({
     merchantName: 'Advance Tea',
     merchantEmail: 'tea@advance.example',
   });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const created = await gateway.payments.create({
+    const created = await served.gateway.payments.create({
       merchantId: merchant.id,
       amount: { unit: 'iso4217/USD', value: '300' },
       referenceId: `advance-${i}`,
@@ -38,7 +31,7 @@ const sampleStatuses = () =>
   mock.payments(mock.sample.merchantId).map((p) => `${p.id}:${p.status}`);
 
 async function advance(body: unknown) {
-  const response = await fetch(`${server.url}/__mock/payments/advance`, {
+  const response = await fetch(`${served.url}/__mock/payments/advance`, {
     method: 'POST',
     headers: { 'Api-Key': mock.credentials.apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),

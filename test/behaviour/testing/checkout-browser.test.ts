@@ -1,16 +1,21 @@
 // The mock's checkout page in a real browser (Chromium from @sparticuz/chromium, never a
 // download): a buyer opens gatewayUrl, pays or declines, and the SDK's waitForFinal over HTTP sees
 // the outcome; with the preview checkout redirects the browser lands on the shop's own page.
-import { createServer, type Server } from 'node:http';
 import chromium from '@sparticuz/chromium';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
-import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type Page,
+  chromium as playwright,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '../../support';
 
 const mock = createMockGateway({ pollInMs: 200 });
 let server: MockServer;
-let shop: Server;
+let shop: Awaited<ReturnType<typeof serve>> | undefined;
 let shopUrl: string;
 let browser: Browser;
 let context: BrowserContext;
@@ -18,7 +23,7 @@ let context: BrowserContext;
 beforeAll(async () => {
   server = await mock.listen();
   // The merchant's shop, where the preview redirects send the buyer back.
-  shop = createServer((req, res) => {
+  shop = await serve((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     // Any other site a developer visits: a form that posts to their sidecar's checkout page.
     const target = new URL(req.url ?? '/', 'http://shop').searchParams.get('target');
@@ -31,9 +36,7 @@ beforeAll(async () => {
     }
     res.end(`<!doctype html><html lang="en"><title>Shop</title><h1>Shop at ${req.url}</h1></html>`);
   });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  const address = shop.address();
-  shopUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  shopUrl = shop.url;
   browser = await playwright.launch({
     executablePath: await chromium.executablePath(),
     args: chromium.args,
@@ -48,8 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  shop?.closeAllConnections();
-  await new Promise((resolve) => shop?.close(resolve));
+  await shop?.close();
 });
 
 function gateway(options: { apiVersion?: string } = {}) {
@@ -59,6 +61,16 @@ function gateway(options: { apiVersion?: string } = {}) {
     merchantId: mock.sample.merchantId,
     ...options,
   });
+}
+
+/** `body` on a fresh page of the browser, closed after it whatever happens. */
+async function withPage(body: (page: Page) => Promise<void>): Promise<void> {
+  const page = await context.newPage();
+  try {
+    await body(page);
+  } finally {
+    await page.close();
+  }
 }
 
 const amount = { unit: 'iso4217/USD', value: '1250' } as const;
@@ -85,8 +97,7 @@ describe('the checkout page in a real browser', () => {
   it('a buyer pays: the page says so and waitForFinal over HTTP resolves succeeded', async () => {
     const sdk = gateway();
     const payment = await sdk.payments.create({ amount, referenceId: 'browser-pay' });
-    const page = await context.newPage();
-    try {
+    await withPage(async (page) => {
       await page.goto(payment.gatewayUrl);
       expect(await page.title()).toContain('12.50 USD');
       const heading = page.getByRole('heading', { level: 1 });
@@ -99,25 +110,20 @@ describe('the checkout page in a real browser', () => {
       expect(await final).toMatchObject({ status: 'succeeded', isFinal: true });
       await page.getByRole('heading', { name: 'Payment succeeded' }).waitFor();
       expect(await page.getByRole('button').count()).toBe(0);
-    } finally {
-      await page.close();
-    }
+    });
   }, 30_000);
 
   it('a buyer declines: waitForFinal resolves failed and the page offers nothing more', async () => {
     const sdk = gateway();
     const payment = await sdk.payments.create({ amount, referenceId: 'browser-decline' });
-    const page = await context.newPage();
-    try {
+    await withPage(async (page) => {
       await page.goto(payment.gatewayUrl);
       const final = follow(sdk, payment);
       await page.getByRole('button', { name: 'Decline' }).click();
       await page.getByRole('heading', { name: 'Payment failed' }).waitFor();
       expect(await final).toMatchObject({ status: 'failed', failureCode: 'declined_user' });
       expect(await page.getByRole('button').count()).toBe(0);
-    } finally {
-      await page.close();
-    }
+    });
   }, 30_000);
 
   it.each([
@@ -135,17 +141,14 @@ describe('the checkout page in a real browser', () => {
           errorUrl: `${shopUrl}/cart?order=browser-redirect`,
         },
       });
-      const page = await context.newPage();
-      try {
+      await withPage(async (page) => {
         await page.goto(payment.gatewayUrl);
         const final = follow(sdk, payment);
         await page.getByRole('button', { name: button }).click();
         await page.waitForURL(`${shopUrl}${path}`);
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Shop at ${path}`);
         expect((await final).status).toBe(status);
-      } finally {
-        await page.close();
-      }
+      });
     },
     30_000,
   );
@@ -153,8 +156,7 @@ describe('the checkout page in a real browser', () => {
   it('a form on another site cannot pay: the post is refused and the payment stays open', async () => {
     const sdk = gateway();
     const payment = await sdk.payments.create({ amount, referenceId: 'browser-cross-origin' });
-    const page = await context.newPage();
-    try {
+    await withPage(async (page) => {
       await page.goto(`${shopUrl}/prize?target=${encodeURIComponent(payment.gatewayUrl)}`);
       await page.getByRole('button', { name: 'Claim your prize' }).click();
       await page.getByRole('heading', { name: 'Cross-origin request refused' }).waitFor();
@@ -164,8 +166,6 @@ describe('the checkout page in a real browser', () => {
       await page.getByRole('button', { name: 'Pay 12.50 USD' }).click();
       await page.waitForURL(payment.gatewayUrl);
       expect(mock.getPayment(payment.paymentId)?.status).not.toBe('requires_action');
-    } finally {
-      await page.close();
-    }
+    });
   }, 30_000);
 });

@@ -10,7 +10,7 @@ import {
   type LocalPostgres,
   startEmbeddedPostgres,
 } from '../../../examples/durable-follower/embedded-postgres';
-import { lifecycle, paymentEvent } from '../../support/payment-events';
+import { handledOnce, lifecycle, paymentEvent } from '../../support/payment-events';
 
 let postgres: LocalPostgres | undefined;
 let pool: pg.Pool;
@@ -33,6 +33,13 @@ async function effects(eventId: string): Promise<number> {
     [eventId],
   );
   return rows[0]?.n ?? 0;
+}
+
+/** A pool of its own on the test database, each session started with `-c setting`. */
+function sessionPool(max: number, setting: string): pg.Pool {
+  const own = new pg.Pool({ connectionString: postgres?.url, max, options: `-c ${setting}` });
+  own.on('error', () => {}); // sessions the server ends on purpose
+  return own;
 }
 
 describe('webhooks.guard with postgresStore', () => {
@@ -92,12 +99,7 @@ describe('webhooks.guard with postgresStore', () => {
   });
 
   test('a database whose default isolation is serializable: concurrent duplicates still answer duplicate, not a serialization failure', async () => {
-    const strict = new pg.Pool({
-      connectionString: postgres?.url,
-      max: 6,
-      options: '-c default_transaction_isolation=serializable',
-    });
-    strict.on('error', () => {});
+    const strict = sessionPool(6, 'default_transaction_isolation=serializable');
     try {
       const guard = createWebhookGuard({ store: postgresStore({ pool: strict }) });
       const event = paymentEvent('pay_pg_strict', 'payment.processing', 1);
@@ -109,14 +111,7 @@ describe('webhooks.guard with postgresStore', () => {
       const outcomes = await Promise.all(
         Array.from({ length: 6 }, () => guard.handle(event, handler)),
       );
-      expect(outcomes.sort()).toEqual([
-        'duplicate',
-        'duplicate',
-        'duplicate',
-        'duplicate',
-        'duplicate',
-        'handled',
-      ]);
+      expect(outcomes.sort()).toEqual(handledOnce(6));
       expect(runs).toBe(1);
     } finally {
       await strict.end();
@@ -124,12 +119,7 @@ describe('webhooks.guard with postgresStore', () => {
   });
 
   test('a hung handler holds its claim until idle_in_transaction_session_timeout ends its session; the waiting duplicate then runs', async () => {
-    const hung = new pg.Pool({
-      connectionString: postgres?.url,
-      max: 2,
-      options: '-c idle_in_transaction_session_timeout=300',
-    });
-    hung.on('error', () => {});
+    const hung = sessionPool(2, 'idle_in_transaction_session_timeout=300');
     try {
       const event = paymentEvent('pay_pg_hung', 'payment.created', 0);
       const first = createWebhookGuard({ store: postgresStore({ pool: hung }) });

@@ -9,7 +9,7 @@ import {
 import { createWebhookGuard, memoryStore } from 'merchant-gateway/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
-import { lifecycle, paymentEvent } from '../../support/payment-events';
+import { handledOnce, lifecycle, paymentEvent } from '../../support/payment-events';
 import {
   paymentCreated,
   paymentProcessing,
@@ -30,6 +30,24 @@ function gate(): { promise: Promise<void>; open: () => void; fail: (e: Error) =>
     fail = reject;
   });
   return { promise, open, fail };
+}
+
+/** A handler whose first run opens `started`, then waits until `held` opens or fails. */
+function heldHandler() {
+  const held = gate();
+  const started = gate();
+  let runs = 0;
+  return {
+    held,
+    started,
+    /** How often the handler has run. */
+    runs: () => runs,
+    handler: async () => {
+      runs++;
+      started.open();
+      if (runs === 1) await held.promise;
+    },
+  };
 }
 
 /** Resolves after `n` turns of the event loop: time for any delivery that could run to run. */
@@ -138,53 +156,33 @@ describe('webhooks.guard (memory store)', () => {
   test('concurrent deliveries of one id run the handler once; the others wait and answer duplicate', async () => {
     const guard = webhooks.guard();
     const event = paymentEvent('pay_conc', 'payment.processing', 1);
-    const held = gate();
-    const started = gate();
-    let runs = 0;
-    const handler = async () => {
-      runs++;
-      started.open();
-      await held.promise;
-    };
+    const { held, started, runs, handler } = heldHandler();
     const deliveries = Array.from({ length: 5 }, () =>
       guard.handle(structuredClone(event), handler),
     );
     // Every delivery has reached the guard while the first handler runs.
     await started.promise;
     await turns();
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     held.open();
     const outcomes = await Promise.all(deliveries);
-    expect(outcomes.sort()).toEqual([
-      'duplicate',
-      'duplicate',
-      'duplicate',
-      'duplicate',
-      'handled',
-    ]);
-    expect(runs).toBe(1);
+    expect(outcomes.sort()).toEqual(handledOnce(5));
+    expect(runs()).toBe(1);
   });
 
   test('when the running handler throws, a concurrent duplicate that waited runs it instead', async () => {
     const guard = createWebhookGuard();
     const event = paymentEvent('pay_conc_throw', 'payment.created', 0);
-    const held = gate();
-    const started = gate();
-    let runs = 0;
-    const handler = async () => {
-      runs++;
-      started.open();
-      if (runs === 1) await held.promise;
-    };
+    const { held, started, runs, handler } = heldHandler();
     const first = guard.handle(event, handler);
     const second = guard.handle(structuredClone(event), handler);
     await started.promise;
     await turns();
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     held.fail(new Error('lost the connection'));
     await expect(first).rejects.toThrow('lost the connection');
     expect(await second).toBe('handled');
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
   });
 
   test('settled before succeeded: fulfil on the first snapshot whose status is succeeded, the late succeeded event is stale', async () => {

@@ -3,9 +3,9 @@
 // --webhook-chaos: with duplicates, reordering and drops on, a receiver that deduplicates on the
 // event id, keeps the highest payment_state_version, and reconciles over REST what never came,
 // applies each payment's final status exactly once across 500 payments.
-import { MerchantGateway } from 'merchant-gateway';
+import type { MerchantGateway } from 'merchant-gateway';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
+import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 import { type ReceivedEvent, type Receiver, startReceiver } from '../../support/webhook-receiver';
 
 const SECRET = 'whsec_9zq2bH7pQ0lJvJk3E1c4yq8xPZ0b5Rk2';
@@ -68,11 +68,7 @@ beforeAll(async () => {
     '--seed',
     '7',
   ]);
-  partner = new MerchantGateway({
-    baseUrl: sidecar.url,
-    apiKey: sidecar.apiKey,
-    merchantId: sidecar.merchantId,
-  });
+  partner = partnerFor(sidecar);
 }, 30_000);
 afterAll(async () => {
   await sidecar?.stop();

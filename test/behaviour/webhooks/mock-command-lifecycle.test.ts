@@ -3,10 +3,10 @@
 // receiver on 127.0.0.1 verifying with the standardwebhooks library gets every event of each
 // lifecycle (paid and settled; declined; failed and expired after processing; cancelled; expired
 // unpaid), each snapshot with the stages the service's event table gives, versions from 0 up.
-import { MerchantGateway } from 'merchant-gateway';
+import type { MerchantGateway } from 'merchant-gateway';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockCommand, startMockCommand } from '../../support/mock-command';
+import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
 import { type ReceivedEvent, type Receiver, startReceiver } from '../../support/webhook-receiver';
 import { officialWallet, pay, prepare } from '../buyer/wallet';
 
@@ -37,11 +37,7 @@ beforeAll(async () => {
     '--client-id',
     APP.clientId,
   ]);
-  partner = new MerchantGateway({
-    baseUrl: sidecar.url,
-    apiKey: sidecar.apiKey,
-    merchantId: sidecar.merchantId,
-  });
+  partner = partnerFor(sidecar);
 }, 30_000);
 afterAll(async () => {
   await sidecar?.stop();
@@ -160,50 +156,38 @@ describe('the mock command sends every event of each lifecycle', () => {
     });
   });
 
-  it('failed after the wallet committed: processing kept on the failed snapshot', {
-    timeout: 20_000,
-  }, async () => {
-    const id = await create('hooks-failed');
-    const wallet = officialWallet(sidecar.url, APP);
-    const { option, signatures } = await prepare(wallet, id, buyer, 'eip155:8453');
-    const confirming = wallet.confirmPayment({ paymentId: id, optionId: option.id, signatures });
-    await until(id, 'payment.processing');
-    await control(`payments/${id}/status`, { status: 'failed' });
-    expect((await confirming).status).toBe('failed');
-    await until(id, 'payment.failed');
-    const events = eventsOf(id);
-    expect(shape(events).map((e) => [e.type, e.version, e.stages])).toEqual([
-      ['payment.created', 0, []],
-      ['payment.processing', 1, ['processing']],
-      ['payment.failed', 2, ['processing', 'failed']],
-    ]);
-    expectEnvelope(events, id, 'hooks-failed');
-    expect(events[2]?.data.processing).toEqual(walletProcessing);
-    expect(events[2]?.data.failed).toEqual({
-      failed_at: expect.any(String),
-      failure_reason: expect.any(String),
-    });
-  });
-
-  it('expired after processing: processing kept on the expired snapshot', {
-    timeout: 20_000,
-  }, async () => {
-    const id = await create('hooks-late');
-    const wallet = officialWallet(sidecar.url, APP);
-    const { option, signatures } = await prepare(wallet, id, buyer, 'eip155:8453');
-    const confirming = wallet.confirmPayment({ paymentId: id, optionId: option.id, signatures });
-    await until(id, 'payment.processing');
-    await control(`payments/${id}/status`, { status: 'expired' });
-    expect((await confirming).status).toBe('expired');
-    await until(id, 'payment.expired');
-    const events = eventsOf(id);
-    expect(shape(events).map((e) => [e.type, e.version, e.stages])).toEqual([
-      ['payment.created', 0, []],
-      ['payment.processing', 1, ['processing']],
-      ['payment.expired', 2, ['processing', 'expired']],
-    ]);
-    expect(events[2]?.data.expired).toEqual({ expired_at: expect.any(String) });
-  });
+  it.each([
+    {
+      status: 'failed',
+      reference: 'hooks-failed',
+      stage: { failed_at: expect.any(String), failure_reason: expect.any(String) },
+    },
+    { status: 'expired', reference: 'hooks-late', stage: { expired_at: expect.any(String) } },
+  ])(
+    '$status after the wallet committed: processing kept on the $status snapshot',
+    {
+      timeout: 20_000,
+    },
+    async ({ status, reference, stage }) => {
+      const id = await create(reference);
+      const wallet = officialWallet(sidecar.url, APP);
+      const { option, signatures } = await prepare(wallet, id, buyer, 'eip155:8453');
+      const confirming = wallet.confirmPayment({ paymentId: id, optionId: option.id, signatures });
+      await until(id, 'payment.processing');
+      await control(`payments/${id}/status`, { status });
+      expect((await confirming).status).toBe(status);
+      await until(id, `payment.${status}`);
+      const events = eventsOf(id);
+      expect(shape(events).map((e) => [e.type, e.version, e.stages])).toEqual([
+        ['payment.created', 0, []],
+        ['payment.processing', 1, ['processing']],
+        [`payment.${status}`, 2, ['processing', status]],
+      ]);
+      expectEnvelope(events, id, reference);
+      expect(events[2]?.data.processing).toEqual(walletProcessing);
+      expect(events[2]?.data[status]).toEqual(stage);
+    },
+  );
 
   it('declined at the checkout page, cancelled by the merchant, expired unpaid: one event after created', {
     timeout: 20_000,

@@ -3,9 +3,10 @@
 // the same webhook-id through a 500, a hang past the timeout, a redirect (not followed) and a
 // closed socket; the delivery log shows each attempt; a failed delivery is resent; the control
 // API drives the same from any language; the log stays bounded; close() and reset() stop it.
-import { MerchantGateway } from 'merchant-gateway';
+
 import { createMockGateway, type MockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { partnerOverFetch } from '../../support';
 import { type Answer, type Receiver, startReceiver } from '../../support/webhook-receiver';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -32,12 +33,7 @@ async function setup(answer: (attempt: number) => Answer, options = {}) {
 
 /** A payment created and cancelled over mock.fetch: its one `payment.cancelled` event. */
 async function cancelledPayment(mock: MockGateway): Promise<string> {
-  const gateway = new MerchantGateway({
-    baseUrl: 'https://gateway.test',
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    fetch: mock.fetch,
-  });
+  const gateway = partnerOverFetch(mock);
   const { paymentId } = await gateway.payments.create({
     amount: { unit: 'iso4217/USD', value: '100' },
     referenceId: 'hook-1',
@@ -154,12 +150,7 @@ describe('webhook delivery from the mock', () => {
       pollInMs: 20,
     });
     open.push(mock);
-    const gateway = new MerchantGateway({
-      baseUrl: 'https://gateway.test',
-      apiKey: mock.credentials.apiKey,
-      merchantId: mock.sample.merchantId,
-      fetch: mock.fetch,
-    });
+    const gateway = partnerOverFetch(mock);
     const { paymentId } = await gateway.payments.create({
       amount: { unit: 'iso4217/USD', value: '1000' }, // 10 USDC: 10,000,000 units
       referenceId: 'fee-1',

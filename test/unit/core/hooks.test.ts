@@ -1,4 +1,3 @@
-import { MerchantGateway } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {
@@ -6,6 +5,7 @@ import {
   answerMerchantGets,
   BASE_URL,
   createdBody,
+  gateway,
   MERCHANT_URL,
   merchantGetBody,
   paymentParams,
@@ -26,9 +26,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
     server.use(http.get(MERCHANT_URL, r.resolver));
     const before: number[] = [];
     const after: number[] = [];
-    const gateway = new MerchantGateway({
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
+    const client = gateway({
       hooks: {
         beforeRequest: [
           ({ options }) => {
@@ -38,7 +36,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
         afterResponse: [({ response }) => void after.push(response.status)],
       },
     });
-    await gateway.merchants.get('mer_1');
+    await client.merchants.get('mer_1');
     expect(before).toEqual([1, 2]);
     expect(after).toEqual([429, 200]);
   });
@@ -47,9 +45,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
     const r = recorder(() => HttpResponse.json(createdBody, { status: 201 }));
     server.use(http.post(`${BASE_URL}/v1/payments`, r.resolver));
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const gateway = new MerchantGateway({
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
+    const client = gateway({
       hooks: {
         beforeRequest: [
           ({ request }) => {
@@ -62,7 +58,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
         ],
       },
     });
-    await gateway.payments.create(payment, { idempotencyKey: 'mine-1' });
+    await client.payments.create(payment, { idempotencyKey: 'mine-1' });
     const sent = r.seen[0]?.headers;
     expect(sent?.get('traceparent')).toBe(traceparent);
     expect(sent?.get('api-key')).toBe(API_KEY);
@@ -74,9 +70,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
   test('what a hook adds is logged, and the logs stay redacted', async () => {
     answerMerchantGets(server);
     const lines: string[] = [];
-    const gateway = new MerchantGateway({
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
+    const client = gateway({
       logLevel: 'debug',
       logger: {
         debug: (...parts: unknown[]) => lines.push(JSON.stringify(parts)),
@@ -88,7 +82,7 @@ describe('user hooks (ky hooks) on every attempt', () => {
         beforeRequest: [({ request }) => void request.headers.set('x-trace', `t ${API_KEY}`)],
       },
     });
-    await gateway.merchants.get('mer_1');
+    await client.merchants.get('mer_1');
     const text = lines.join('\n');
     expect(text).toContain('"x-trace":"t ***"');
     expect(text).toContain('"api-key":"***"');
@@ -96,13 +90,10 @@ describe('user hooks (ky hooks) on every attempt', () => {
   });
 
   test('hooks that are not arrays of functions are refused at construction', () => {
-    expect(
-      () =>
-        new MerchantGateway({
-          baseUrl: BASE_URL,
-          apiKey: API_KEY,
-          hooks: { beforeRequest: 'nope' as never },
-        }),
+    expect(() =>
+      gateway({
+        hooks: { beforeRequest: 'nope' as never },
+      }),
     ).toThrow(/hooks.beforeRequest must be an array of functions/);
   });
 });

@@ -1,7 +1,6 @@
 import {
   type BuyerAccount,
   type BuyerPayParams,
-  PayError,
   RequestValidationError,
   type TypedDataToSign,
 } from 'merchant-gateway';
@@ -9,8 +8,9 @@ import { HttpResponse, http } from 'msw';
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, gateway, useMsw } from '../../support';
+import { gateway, payError, useMsw } from '../../support';
 import {
+  GATEWAY,
   option,
   optionsBody,
   PAYMENT_ID,
@@ -20,7 +20,6 @@ import {
 } from '../../support/buyer-fixtures';
 
 const server = useMsw();
-const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
 
 interface Seen {
   path: string;
@@ -72,15 +71,6 @@ const sentOption = (request: Seen | undefined) =>
 function signer(from: string, signature: Hex) {
   const typed = JSON.parse(receiveWithAuthorization(from));
   return recoverTypedDataAddress({ ...typed, signature });
-}
-
-async function payError(promise: Promise<unknown>): Promise<PayError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PayError);
-  return error as PayError;
 }
 
 describe('buyer.pay with a viem account', () => {

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE_URL, gateway, recorder, useMsw } from '../../support';
 import {
   cancellation,
+  GATEWAY,
   option,
   optionsBody,
   PAYMENT_ID,
@@ -25,7 +26,6 @@ import {
 } from '../../support/buyer-fixtures';
 
 const server = useMsw();
-const GATEWAY = `${BASE_URL}/v1/gateway/payment/${PAYMENT_ID}`;
 const ADDRESS = '0x1111111111111111111111111111111111111111';
 const ACCOUNT = `eip155:8453:${ADDRESS}`;
 

@@ -1,6 +1,11 @@
 // The checkout page at each payment's gatewayUrl, over real HTTP: what a buyer without a key gets.
 import { describe, expect, it } from 'vitest';
-import { type ErrorBody, useMockGateway } from '../../../support/mock-harness';
+import {
+  addSettlements,
+  type ErrorBody,
+  USDC_POLYGON,
+  useMockGateway,
+} from '../../../support/mock-harness';
 
 const PREVIEW = '2026-02-19.preview';
 const checkout = {
@@ -139,18 +144,9 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
 
   it('answers Pay with 409 and the page when the merchant can be paid on no chain the mock knows', async () => {
     const merchantId = h.mock.sample.otherMerchantIds[1] as string;
-    const settled = await h.call(`/v1/merchants/${merchantId}/settlements/crypto`, {
-      method: 'POST',
-      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
-      body: {
-        settlements: [
-          {
-            asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-            destination: 'eip155:137:0x1111111111111111111111111111111111111111',
-          },
-        ],
-      },
-    });
+    const settled = await addSettlements(h, merchantId, [
+      { asset: USDC_POLYGON, destination: 'eip155:137:0x1111111111111111111111111111111111111111' },
+    ]);
     expect(settled.status).toBe(201);
     const payment = await open({}, { 'Merchant-Id': merchantId });
     const res = await act(payment.gatewayUrl, 'pay');

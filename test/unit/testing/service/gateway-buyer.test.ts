@@ -2,7 +2,13 @@
 // viem accounts: what a wallet sends, what it gets back, and what each refusal leaves unchanged.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { type ErrorBody, TRANSPORTS, useMockGateway } from '../../../support/mock-harness';
+import {
+  addSettlements,
+  type ErrorBody,
+  TRANSPORTS,
+  USDC_POLYGON,
+  useMockGateway,
+} from '../../../support/mock-harness';
 
 const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const USDT_ETHEREUM = 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7';
@@ -161,19 +167,10 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
 
   it('quotes nothing for settlements outside the catalog or to a destination that is no address', async () => {
     const bare = h.mock.sample.otherMerchantIds[0] as string;
-    const res = await h.call(`/v1/merchants/${bare}/settlements/crypto`, {
-      method: 'POST',
-      headers: { ...h.auth, 'Idempotency-Key': crypto.randomUUID() },
-      body: {
-        settlements: [
-          {
-            asset: 'eip155:137/erc20:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-            destination: `eip155:137:${SHOP_POLYGON}`,
-          },
-          { asset: USDC_BASE, destination: 'eip155:8453:treasury' },
-        ],
-      },
-    });
+    const res = await addSettlements(h, bare, [
+      { asset: USDC_POLYGON, destination: `eip155:137:${SHOP_POLYGON}` },
+      { asset: USDC_BASE, destination: 'eip155:8453:treasury' },
+    ]);
     expect(res.status).toBe(201);
     const id = await createPayment('1250', 'USD', bare);
     const quoted = await options(id, [onBase, `eip155:137:${buyer.address}`]);

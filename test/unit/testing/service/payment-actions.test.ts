@@ -82,24 +82,22 @@ describe.each(TRANSPORTS)('the mock payment actions over %s', (transport) => {
     expect(again.body.code).toBe('invalid_state');
   });
 
-  it('refuses a refund body whose paymentId breaks the pattern with 400 params_validation', async () => {
+  it.each([
+    [
+      'refuses a refund body whose paymentId breaks the pattern with 400 params_validation',
+      'abc',
+      400,
+      'params_validation',
+    ],
+    ['answers 404 not_found for a refund of an unknown payment', 'pay_unknown', 404, 'not_found'],
+  ])('%s', async (_, paymentId, status, code) => {
     const res = await h.call<ErrorBody>('/v1/refunds', {
       method: 'POST',
       headers: merchant(),
-      body: { paymentId: 'abc' },
+      body: { paymentId },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('params_validation');
-  });
-
-  it('answers 404 not_found for a refund of an unknown payment', async () => {
-    const res = await h.call<ErrorBody>('/v1/refunds', {
-      method: 'POST',
-      headers: merchant(),
-      body: { paymentId: 'pay_unknown' },
-    });
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('not_found');
+    expect(res.status).toBe(status);
+    expect(res.body.code).toBe(code);
   });
 });
 
@@ -129,18 +127,24 @@ describe('held status reads in the mock', () => {
     return res.body.paymentId;
   };
 
+  /** A held status read of `id`, and whether it has been answered yet. */
+  const heldRead = (id: string, maxPollMs: number) => {
+    let answered = false;
+    const read = h
+      .call(`/v1/payments/${id}/status?maxPollMs=${maxPollMs}`, { headers: merchant() })
+      .then((res) => {
+        answered = true;
+        return res;
+      });
+    return { read, answered: () => answered };
+  };
+
   it('holds a read no longer than 60 s, whatever maxPollMs asks', () =>
     withFakeTimers(async () => {
       const id = await newPayment(Math.floor(Date.now() / 1000) + 3600);
-      let answered = false;
-      const read = h
-        .call(`/v1/payments/${id}/status?maxPollMs=600000`, { headers: merchant() })
-        .then((res) => {
-          answered = true;
-          return res;
-        });
+      const { read, answered } = heldRead(id, 600_000);
       await vi.advanceTimersByTimeAsync(59_999);
-      expect(answered).toBe(false);
+      expect(answered()).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect((await read).body).toMatchObject({ status: 'requires_action' });
     }));
@@ -157,17 +161,11 @@ describe('held status reads in the mock', () => {
     withFakeTimers(async () => {
       const id = await newPayment();
       const other = await newPayment();
-      let answered = false;
-      const read = h
-        .call(`/v1/payments/${id}/status?maxPollMs=30000`, { headers: merchant() })
-        .then((res) => {
-          answered = true;
-          return res;
-        });
+      const { read, answered } = heldRead(id, 30_000);
       await vi.advanceTimersByTimeAsync(1000);
       h.mock.setPaymentStatus(other, 'processing');
       await vi.advanceTimersByTimeAsync(1000);
-      expect(answered).toBe(false);
+      expect(answered()).toBe(false);
       await h.call(`/v1/payments/${id}/cancel`, { method: 'POST', headers: merchant() });
       await vi.advanceTimersByTimeAsync(0);
       expect((await read).body).toMatchObject({ status: 'cancelled', isFinal: true });
