@@ -17,16 +17,23 @@ import {
   type PaymentStatusChange,
   PollTimeoutError,
 } from 'merchant-gateway';
+import { envelopeOf, type PaymentFacts, type RelayEvent } from './envelope';
 import type { RelayState, StateStore } from './state';
-import { eventOf, type RelayEvent } from './webhook';
 
 /** The follower's longest per-payment deadline (setTimeout's limit): the relay re-adds past it. */
 const FOLLOW_MS = 2_147_483_647;
 /** Each look for new payments starts this long before the newest one found (a late commit, clocks). */
 const OVERLAP_MS = 60_000;
+/** How long a succeeded payment is read for its settlement (`payment.settled`) at most. */
+export const SETTLEMENT_WATCH_MS = 24 * 60 * 60 * 1000;
 
 /** Where events go: deliveries in this process, or a shared queue. */
 export interface EventSink {
+  /**
+   * Takes the changes themselves instead of events (`follow --all` prints them): no reads, no
+   * envelope, no sequence.
+   */
+  change?(change: PaymentStatusChange): void;
   /** Takes one event (for one payment, after its earlier ones); a promise is backpressure. */
   push(event: RelayEvent): void | Promise<void> | undefined;
   /** The events to keep in the state (none when the sink keeps them itself). */
@@ -48,6 +55,8 @@ export interface RelayOptions {
   store: StateStore | undefined;
   /** `--sweep-interval`: the follower's sweeps and the look for new payments. */
   sweepIntervalMs: number;
+  /** The events' `data.live`: the API key's mode. @default false */
+  live?: boolean | undefined;
   /** Held status reads of the follower. */
   maxHeldReads?: number | undefined;
   /** The longest a change waits before the state holding it is written. @default 250 */
@@ -73,6 +82,8 @@ export class Relay {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
   #stopping = false;
+  /** An event being built (its reads in flight): a save waits for it, so none is half counted. */
+  #building: Promise<void> | undefined;
   #end!: (end: RelayEnd) => void;
   readonly #ended: Promise<RelayEnd>;
 
@@ -188,15 +199,131 @@ export class Relay {
   }
 
   async #onChange(change: PaymentStatusChange): Promise<void> {
-    const { sink } = this.#options;
     if (change.previousStatus === undefined) {
       const seen = this.#state.firstSeen[change.paymentId];
       delete this.#state.firstSeen[change.paymentId];
       // First seen open: the status it had when found yields no event, only what follows it.
       if (!change.isFinal && seen === change.status) return;
     }
-    await sink.push(eventOf(change));
+    if (this.#options.sink.change !== undefined) {
+      this.#options.sink.change(change);
+      return;
+    }
+    await this.#building;
+    const built = this.#emit(change.paymentId, change.merchantId, change.status, change.isFinal);
+    this.#building = built.finally(() => {
+      this.#building = undefined;
+    });
+    await built;
+  }
+
+  /**
+   * Reads the payment (details, list item, buyer-facing view), builds the service's envelope with
+   * the payment's next sequence number, and hands it to the sink. A succeeded payment not settled
+   * yet is watched for its settlement.
+   */
+  async #emit(
+    paymentId: string,
+    merchantId: string,
+    status: string,
+    isFinal: boolean,
+  ): Promise<void> {
+    const state = this.#state;
+    const sequence = (state.sequence ??= {});
+    const settling = (state.settling ??= {});
+    const observedAt = Date.now();
+    const createdAt = this.#createdAt(paymentId);
+    const facts = await this.#facts(paymentId, merchantId, createdAt);
+    const next = (status: string): RelayEvent => {
+      const version = sequence[paymentId] ?? 0;
+      sequence[paymentId] = version + 1;
+      const live = this.#options.live ?? false;
+      return envelopeOf(
+        { paymentId, merchantId, status, version, observedAt, createdAt, live },
+        facts,
+      );
+    };
+    const event = next(status);
+    await this.#options.sink.push(event);
+    if (event.type === 'payment.succeeded') {
+      if (event.data.settled !== null) await this.#options.sink.push(next('settled'));
+      else
+        settling[paymentId] = {
+          merchantId,
+          until: observedAt + SETTLEMENT_WATCH_MS,
+          ...(createdAt === undefined ? {} : { createdAt }),
+        };
+    }
+    if (status === 'settled') delete settling[paymentId];
+    if ((isFinal || status === 'settled') && settling[paymentId] === undefined) {
+      delete sequence[paymentId];
+    }
     this.#dirty();
+  }
+
+  #createdAt(paymentId: string): number | undefined {
+    const state = this.#state;
+    return (
+      state.recent[paymentId] ??
+      state.settling?.[paymentId]?.createdAt ??
+      state.checkpoint.payments.find((p) => p.paymentId === paymentId)?.createdAt ??
+      undefined
+    );
+  }
+
+  /** What the REST API shows of one payment now; a failed read leaves its part out (warned). */
+  async #facts(
+    paymentId: string,
+    merchantId: string,
+    createdAt: number | undefined,
+  ): Promise<PaymentFacts> {
+    const { gateway, warn } = this.#options;
+    const failed = (what: string) => (error: unknown) => {
+      warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
+      return undefined;
+    };
+    const item = async () => {
+      if (createdAt === undefined) return undefined;
+      // The partner-wide list has no filter by id: the payments created within a second of it.
+      const list = gateway.partnerPayments.list({
+        startTs: new Date(createdAt - 1_000),
+        endTs: new Date(createdAt + 1_000),
+        limit: 200,
+      });
+      for await (const payment of list) if (payment.paymentId === paymentId) return payment;
+      return undefined;
+    };
+    const [details, found, view] = await Promise.all([
+      gateway.payments.details(paymentId, { merchantId }).then(undefined, failed('the details')),
+      item().then(undefined, failed('the list item')),
+      gateway.payments.get(paymentId).then(undefined, failed('the buyer-facing view')),
+    ]);
+    return { details, item: found, view };
+  }
+
+  /** Reads each succeeded payment awaiting its settlement; past 24 hours it is let go. */
+  async #watchSettlements(): Promise<void> {
+    const settling = this.#state.settling ?? {};
+    const now = Date.now();
+    for (const [paymentId, watch] of Object.entries(settling)) {
+      if (this.#stopping) return;
+      if (watch.until < now) {
+        delete settling[paymentId];
+        delete this.#state.sequence?.[paymentId];
+        this.#dirty();
+        continue;
+      }
+      const details = await this.#options.gateway.payments
+        .details(paymentId, { merchantId: watch.merchantId })
+        .catch(() => undefined);
+      if (details?.settlement?.successful == null || this.#stopping) continue;
+      await this.#building;
+      const built = this.#emit(paymentId, watch.merchantId, 'settled', true);
+      this.#building = built.finally(() => {
+        this.#building = undefined;
+      });
+      await built;
+    }
   }
 
   // ------------------------------------------------------------ new payments
@@ -204,7 +331,9 @@ export class Relay {
   #scheduleDiscovery(ms: number): void {
     if (this.#stopping) return;
     this.#discoveryTimer = setTimeout(() => {
-      void this.#discover().then(
+      void this.#discover()
+        .then(() => (this.#options.sink.change ? undefined : this.#watchSettlements()))
+        .then(
         () => this.#scheduleDiscovery(this.#options.sweepIntervalMs),
         (error: unknown) => {
           this.#options.warn(`looking for new payments: ${(error as Error).message}`);
@@ -260,6 +389,8 @@ export class Relay {
   async #save(): Promise<void> {
     const { store, sink } = this.#options;
     if (store === undefined) return;
+    // An event being built is in the snapshot (or its change is not counted as yielded yet).
+    await this.#building;
     // One synchronous snapshot: every change the checkpoint counts as yielded is delivered, in
     // `events`, or in a spill segment from `spillFrom` on (on disk before the state is written).
     const persisted = sink.persist?.();
