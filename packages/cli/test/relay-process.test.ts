@@ -1,6 +1,6 @@
 // The relay as a real process: SIGKILLed while its backlog is spilled to disk and while reading it
 // back, started again on its state file; and 5,000 open payments under a capped heap.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,8 +45,39 @@ function firstArrivals(deliveries: Delivery[]): Map<string, string[]> {
 }
 
 describe('merchant-gateway relay, as a process', () => {
-  it('SIGKILLed while its backlog is spilled, and again while reading it back, delivers every change in order with the same ids', async () => {
+  it('refuses a second relay on the same --state file, naming the file and the holder, and restarts after the holder was SIGKILLed', async () => {
     service = await startMockService();
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-lock-')), 'state.json');
+    const args = ['relay', '--forward-to', receiver.url, '--secret', secret, '--state', state];
+    const first = spawnCli(args, service.env);
+    children.push(first);
+    await waitFor(() => first.stderr().includes('forwarding to'), 'first start');
+
+    const second = spawnCli(args, service.env);
+    children.push(second);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain(`${state} is in use by another relay (pid ${first.pid}`);
+    expect(second.stderr()).not.toContain('forwarding to');
+    // The refused one left the holder's lock alone.
+    expect(readFileSync(`${state}.lock`, 'utf8').trim()).toBe(String(first.pid));
+
+    first.kill('SIGKILL');
+    await first.exited;
+    const third = spawnCli(args, service.env);
+    children.push(third);
+    await waitFor(() => third.stderr().includes('forwarding to'), 'restart after SIGKILL');
+    expect(third.stderr()).toContain('(resumed)');
+    expect(readFileSync(`${state}.lock`, 'utf8').trim()).toBe(String(third.pid));
+    third.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+  }, 30_000);
+
+  it('SIGKILLed while its backlog is spilled, and again while reading it back, delivers every change in order with the same ids', async () => {
+    // No payout: the events counted are the status changes (payment.settled has its own test).
+    service = await startMockService({ settleAfterMs: 2_147_483_647 });
     const secret = newSecret();
     receiver = await startReceiver(secret);
     await receiver.down();
