@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
-import { isPaymentWebhookEvent, type PaymentWebhookEvent, Webhooks } from 'merchant-gateway/webhooks';
+import {
+  isPaymentWebhookEvent,
+  type PaymentWebhookEvent,
+  Webhooks,
+} from 'merchant-gateway/webhooks';
 import { Webhook } from 'standardwebhooks';
 import type { CliIo } from '../src/io';
 import { runCli } from '../src/main';

@@ -4,8 +4,8 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Spill } from '../src/relay/spill';
 import { envelopeOf, type RelayEvent } from '../src/relay/envelope';
+import { Spill } from '../src/relay/spill';
 
 const event = (n: number): RelayEvent =>
   envelopeOf(

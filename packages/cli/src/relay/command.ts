@@ -8,8 +8,8 @@ import {
   sweepInterval,
   UsageError,
 } from '../io';
-import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
 import { liveOf } from './envelope';
+import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
 import { Relay } from './relay';
 import { FileStateStore, lockStateFile, type StateStore } from './state';
 import { DELIVERY_TIMEOUT_MS, type RelayEvent, SecretFormatError, secretKey } from './webhook';

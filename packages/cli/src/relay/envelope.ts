@@ -121,7 +121,8 @@ export function envelopeOf(change: ObservedChange, facts: PaymentFacts): RelayEv
   // The item's last update is the time of this stage when the item shows it; else when seen.
   const stageAt = (stage: string): string =>
     item?.status === stage && item.lastUpdatedAt ? item.lastUpdatedAt : observed;
-  const createdAt = item?.createdAt ?? (change.createdAt === undefined ? observed : iso(change.createdAt));
+  const createdAt =
+    item?.createdAt ?? (change.createdAt === undefined ? observed : iso(change.createdAt));
   const amount: WebhookAmount = amountOf(item?.fiatAmount) ??
     amountOf(view?.amount) ?? { unit: 'iso4217/XXX', value: '0' };
 

@@ -229,8 +229,9 @@ export class Relay {
     isFinal: boolean,
   ): Promise<void> {
     const state = this.#state;
-    const sequence = (state.sequence ??= {});
-    const settling = (state.settling ??= {});
+    state.sequence ??= {};
+    state.settling ??= {};
+    const { sequence, settling } = state;
     const observedAt = Date.now();
     const createdAt = this.#createdAt(paymentId);
     const facts = await this.#facts(paymentId, merchantId, createdAt);
@@ -334,12 +335,12 @@ export class Relay {
       void this.#discover()
         .then(() => (this.#options.sink.change ? undefined : this.#watchSettlements()))
         .then(
-        () => this.#scheduleDiscovery(this.#options.sweepIntervalMs),
-        (error: unknown) => {
-          this.#options.warn(`looking for new payments: ${(error as Error).message}`);
-          this.#scheduleDiscovery(this.#options.sweepIntervalMs);
-        },
-      );
+          () => this.#scheduleDiscovery(this.#options.sweepIntervalMs),
+          (error: unknown) => {
+            this.#options.warn(`looking for new payments: ${(error as Error).message}`);
+            this.#scheduleDiscovery(this.#options.sweepIntervalMs);
+          },
+        );
     }, ms);
   }
 

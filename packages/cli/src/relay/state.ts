@@ -185,5 +185,7 @@ export async function lockStateFile(path: string): Promise<() => Promise<void>> 
       };
     }
   }
-  throw new StateLockedError(`${path}: could not take its lock ${lock} (another relay is starting)`);
+  throw new StateLockedError(
+    `${path}: could not take its lock ${lock} (another relay is starting)`,
+  );
 }
