@@ -148,7 +148,7 @@ describe('merchant-gateway relay, as a process', () => {
   }, 120_000);
 
   it('keeps following 5,000 open payments while the receiver is down, spilling past its bound, and delivers all 10,000 changes in order with the heap capped at 96 MB', async () => {
-    service = await startMockService();
+    service = await startMockService({ settleAfterMs: 2_147_483_647 });
     const secret = newSecret();
     receiver = await startReceiver(secret);
     const count = Number(process.env.N ?? 5_000);

@@ -15,6 +15,7 @@ import {
   type PaymentFollowerCheckpoint,
   type PaymentFollowerCheckpointEntry,
   type PaymentStatusChange,
+  type PaymentView,
   PollTimeoutError,
 } from 'merchant-gateway';
 import { envelopeOf, type PaymentFacts, type RelayEvent } from './envelope';
@@ -24,6 +25,8 @@ import type { RelayState, StateStore } from './state';
 const FOLLOW_MS = 2_147_483_647;
 /** Each look for new payments starts this long before the newest one found (a late commit, clocks). */
 const OVERLAP_MS = 60_000;
+/** What the list's `referenceId` filter takes (the SDK refuses other values before sending). */
+const REFERENCE = /^[A-Za-z0-9 /:.,+-]{3,35}$/;
 /** How long a succeeded payment is read for its settlement (`payment.settled`) at most. */
 export const SETTLEMENT_WATCH_MS = 24 * 60 * 60 * 1000;
 
@@ -84,6 +87,10 @@ export class Relay {
   #stopping = false;
   /** An event being built (its reads in flight): a save waits for it, so none is half counted. */
   #building: Promise<void> | undefined;
+  /** Each followed payment's buyer-facing view (its `expiresAt`), read once. */
+  readonly #views = new Map<string, PaymentView>();
+  /** When each payment awaiting its settlement was last read (epoch ms). */
+  readonly #settleReads = new Map<string, number>();
   #end!: (end: RelayEnd) => void;
   readonly #ended: Promise<RelayEnd>;
 
@@ -255,9 +262,13 @@ export class Relay {
           ...(createdAt === undefined ? {} : { createdAt }),
         };
     }
-    if (status === 'settled') delete settling[paymentId];
+    if (status === 'settled') {
+      delete settling[paymentId];
+      this.#settleReads.delete(paymentId);
+    }
     if ((isFinal || status === 'settled') && settling[paymentId] === undefined) {
       delete sequence[paymentId];
+      this.#views.delete(paymentId);
     }
     this.#dirty();
   }
@@ -283,23 +294,40 @@ export class Relay {
       warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
       return undefined;
     };
+    const details = await gateway.payments
+      .details(paymentId, { merchantId })
+      .then(undefined, failed('the details'));
+    // The partner-wide list has no filter by id: one page of the merchant's payments with the
+    // same reference (references are seldom shared), else of those created within a second of it.
     const item = async () => {
-      if (createdAt === undefined) return undefined;
-      // The partner-wide list has no filter by id: the payments created within a second of it.
-      const list = gateway.partnerPayments.list({
-        startTs: new Date(createdAt - 1_000),
-        endTs: new Date(createdAt + 1_000),
+      const reference = details?.referenceId;
+      const byReference = reference !== undefined && REFERENCE.test(reference);
+      if (!byReference && createdAt === undefined) return undefined;
+      const page = await gateway.partnerPayments.list({
+        merchantId,
         limit: 200,
+        ...(byReference
+          ? { referenceId: reference }
+          : {
+              startTs: new Date((createdAt as number) - 1_000),
+              endTs: new Date((createdAt as number) + 1_000),
+            }),
       });
-      for await (const payment of list) if (payment.paymentId === paymentId) return payment;
-      return undefined;
+      return page.data.find((payment) => payment.paymentId === paymentId);
     };
-    const [details, found, view] = await Promise.all([
-      gateway.payments.details(paymentId, { merchantId }).then(undefined, failed('the details')),
+    // `expires_at` never changes: one buyer-facing read per payment while it is followed.
+    const view = async () => {
+      const known = this.#views.get(paymentId);
+      if (known !== undefined) return known;
+      const read = await gateway.payments.get(paymentId);
+      this.#views.set(paymentId, read);
+      return read;
+    };
+    const [found, viewed] = await Promise.all([
       item().then(undefined, failed('the list item')),
-      gateway.payments.get(paymentId).then(undefined, failed('the buyer-facing view')),
+      view().then(undefined, failed('the buyer-facing view')),
     ]);
-    return { details, item: found, view };
+    return { details, item: found, view: viewed };
   }
 
   /** Reads each succeeded payment awaiting its settlement; past 24 hours it is let go. */
@@ -311,9 +339,16 @@ export class Relay {
       if (watch.until < now) {
         delete settling[paymentId];
         delete this.#state.sequence?.[paymentId];
+        this.#views.delete(paymentId);
+        this.#settleReads.delete(paymentId);
         this.#dirty();
         continue;
       }
+      // Every sweep for its first minute, then once a minute: a payout takes minutes to hours.
+      const since = watch.until - SETTLEMENT_WATCH_MS;
+      const last = this.#settleReads.get(paymentId) ?? 0;
+      if (now - since > 60_000 && now - last < 60_000) continue;
+      this.#settleReads.set(paymentId, now);
       const details = await this.#options.gateway.payments
         .details(paymentId, { merchantId: watch.merchantId })
         .catch(() => undefined);
