@@ -19,12 +19,14 @@ import {
   PollTimeoutError,
 } from 'merchant-gateway';
 import { envelopeOf, type PaymentFacts, type RelayEvent } from './envelope';
-import type { RelayState, StateStore } from './state';
+import type { PendingChange, RelayState, StateStore } from './state';
 
 /** The follower's longest per-payment deadline (setTimeout's limit): the relay re-adds past it. */
 const FOLLOW_MS = 2_147_483_647;
 /** Each look for new payments starts this long before the newest one found (a late commit, clocks). */
 const OVERLAP_MS = 60_000;
+/** Events built at once (each a few reads): one payment's stay in order. */
+const BUILDING = 16;
 /** What the list's `referenceId` filter takes (the SDK refuses other values before sending). */
 const REFERENCE = /^[A-Za-z0-9 /:.,+-]{3,35}$/;
 /** How long a succeeded payment is read for its settlement (`payment.settled`) at most. */
@@ -85,8 +87,10 @@ export class Relay {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
   #stopping = false;
-  /** An event being built (its reads in flight): a save waits for it, so none is half counted. */
-  #building: Promise<void> | undefined;
+  /** Events being built (their reads in flight), at most BUILDING at once. */
+  readonly #inflight = new Set<Promise<void>>();
+  /** Each payment's last build: the next one of that payment starts after it (their order). */
+  readonly #tails = new Map<string, Promise<void>>();
   /** Each followed payment's buyer-facing view (its `expiresAt`), read once. */
   readonly #views = new Map<string, PaymentView>();
   /** When each payment awaiting its settlement was last read (epoch ms). */
@@ -112,6 +116,10 @@ export class Relay {
     const saved = await store?.load();
     this.#state = saved ?? (await this.#firstStart());
     await sink.start(this.#state);
+    // Changes seen before the last save whose events were not built yet: built first, in order.
+    const pending = this.#state.pending ?? [];
+    this.#state.pending = [];
+    for (const change of pending) await this.#enqueue(change);
     this.#follow(this.#state.checkpoint);
     await this.#save();
     this.#scheduleDiscovery(0);
@@ -125,6 +133,8 @@ export class Relay {
     const checkpoint = this.#checkpoint();
     this.#follower?.close();
     this.#last = checkpoint;
+    // The builds under way end (their events pushed, or kept in `pending` for the next start).
+    await Promise.all(this.#inflight);
     await sink.drain();
     clearTimeout(this.#saveTimer);
     await this.#saving;
@@ -216,12 +226,36 @@ export class Relay {
       this.#options.sink.change(change);
       return;
     }
-    await this.#building;
-    const built = this.#emit(change.paymentId, change.merchantId, change.status, change.isFinal);
-    this.#building = built.finally(() => {
-      this.#building = undefined;
+    await this.#enqueue({
+      paymentId: change.paymentId,
+      merchantId: change.merchantId,
+      status: change.status,
+      isFinal: change.isFinal,
+      observedAt: Date.now(),
     });
-    await built;
+  }
+
+  /**
+   * Records a change in the state's `pending` at once (so a save from now on keeps it, whatever the
+   * reads still to come), then builds its event after that payment's earlier ones; at most
+   * BUILDING builds run at once (the follower waits).
+   */
+  async #enqueue(change: PendingChange): Promise<void> {
+    const pending = (this.#state.pending ??= []);
+    pending.push(change);
+    const tail = this.#tails.get(change.paymentId) ?? Promise.resolve();
+    const build: Promise<void> = tail
+      .then(() => this.#emit(change))
+      .catch((error: unknown) =>
+        this.#options.warn(`building an event: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        this.#inflight.delete(build);
+        if (this.#tails.get(change.paymentId) === build) this.#tails.delete(change.paymentId);
+      });
+    this.#tails.set(change.paymentId, build);
+    this.#inflight.add(build);
+    if (this.#inflight.size >= BUILDING) await Promise.race(this.#inflight);
   }
 
   /**
@@ -229,17 +263,12 @@ export class Relay {
    * the payment's next sequence number, and hands it to the sink. A succeeded payment not settled
    * yet is watched for its settlement.
    */
-  async #emit(
-    paymentId: string,
-    merchantId: string,
-    status: string,
-    isFinal: boolean,
-  ): Promise<void> {
+  async #emit(change: PendingChange): Promise<void> {
+    const { paymentId, merchantId, status, isFinal, observedAt } = change;
     const state = this.#state;
     state.sequence ??= {};
     state.settling ??= {};
     const { sequence, settling } = state;
-    const observedAt = Date.now();
     const createdAt = this.#createdAt(paymentId);
     const facts = await this.#facts(paymentId, merchantId, createdAt);
     const next = (status: string): RelayEvent => {
@@ -252,16 +281,21 @@ export class Relay {
       );
     };
     const event = next(status);
-    await this.#options.sink.push(event);
-    if (event.type === 'payment.succeeded') {
-      if (event.data.settled !== null) await this.#options.sink.push(next('settled'));
-      else
-        settling[paymentId] = {
-          merchantId,
-          until: observedAt + SETTLEMENT_WATCH_MS,
-          ...(createdAt === undefined ? {} : { createdAt }),
-        };
+    const settledToo = event.type === 'payment.succeeded' && event.data.settled !== null;
+    const events = settledToo ? [event, next('settled')] : [event];
+    if (event.type === 'payment.succeeded' && !settledToo) {
+      settling[paymentId] = {
+        merchantId,
+        until: observedAt + SETTLEMENT_WATCH_MS,
+        ...(createdAt === undefined ? {} : { createdAt }),
+      };
     }
+    // Pushed and taken out of `pending` in one synchronous step (a save sees one or the other);
+    // the promise is the spill's backpressure.
+    const pushed = events.map((e) => this.#options.sink.push(e));
+    const pending = state.pending ?? [];
+    pending.splice(pending.indexOf(change), 1);
+    await Promise.all(pushed);
     if (status === 'settled') {
       delete settling[paymentId];
       this.#settleReads.delete(paymentId);
@@ -353,12 +387,14 @@ export class Relay {
         .details(paymentId, { merchantId: watch.merchantId })
         .catch(() => undefined);
       if (details?.settlement?.successful == null || this.#stopping) continue;
-      await this.#building;
-      const built = this.#emit(paymentId, watch.merchantId, 'settled', true);
-      this.#building = built.finally(() => {
-        this.#building = undefined;
+      delete settling[paymentId];
+      await this.#enqueue({
+        paymentId,
+        merchantId: watch.merchantId,
+        status: 'settled',
+        isFinal: true,
+        observedAt: Date.now(),
       });
-      await built;
     }
   }
 
@@ -425,13 +461,15 @@ export class Relay {
   async #save(): Promise<void> {
     const { store, sink } = this.#options;
     if (store === undefined) return;
-    // An event being built is in the snapshot (or its change is not counted as yielded yet).
-    await this.#building;
     // One synchronous snapshot: every change the checkpoint counts as yielded is delivered, in
     // `events`, or in a spill segment from `spillFrom` on (on disk before the state is written).
     const persisted = sink.persist?.();
     const snapshot: RelayState = {
       ...this.#state,
+      // Copies: the store writes after awaits, while builds go on changing these.
+      pending: [...(this.#state.pending ?? [])],
+      sequence: { ...this.#state.sequence },
+      settling: { ...this.#state.settling },
       checkpoint: this.#checkpoint(),
       events: sink.events(),
       ...(persisted === undefined ? {} : { spillFrom: persisted.spillFrom }),

@@ -31,8 +31,24 @@ export interface RelayState {
    * 0): kept until the payment is final (and, succeeded, settled or let go).
    */
   sequence?: Record<string, number> | undefined;
+  /**
+   * Changes the follower yielded whose events are still being built (their reads in flight): the
+   * next start builds them. Kept with the checkpoint that counts them as yielded.
+   */
+  pending?: PendingChange[] | undefined;
   /** Succeeded payments read for their settlement until `until` (epoch ms), 24 hours at most. */
   settling?: Record<string, { merchantId: string; until: number; createdAt?: number }> | undefined;
+}
+
+/** A change seen, its event still to build. */
+export interface PendingChange {
+  paymentId: string;
+  merchantId: string;
+  /** The status reached, or `settled`. */
+  status: string;
+  isFinal: boolean;
+  /** Epoch ms when the relay saw it. */
+  observedAt: number;
 }
 
 /** Where a relay's state lives between runs. */
