@@ -171,8 +171,9 @@ describe('merchant-gateway relay, as a process', () => {
         ...service.env,
         TMPDIR: temporary,
         MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '1000',
-        // Attempts over about 40 s (the receiver is down for less), at most 3.2 s apart.
-        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: `100,200,400,800,1600,${Array(11).fill(3200)}`,
+        // Attempts over about 200 s (the receiver is down for less: each change now takes its
+        // reads before its event is queued), at most 3.2 s apart.
+        MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: `100,200,400,800,1600,${Array(60).fill(3200)}`,
       },
       ['--max-old-space-size=96'],
     );
@@ -181,9 +182,13 @@ describe('merchant-gateway relay, as a process', () => {
     const downAt = Date.now();
     for (const id of ids) service.mock.setPaymentStatus(id, 'processing');
     // 1,000 held in memory, every other one on disk: each payment's processing was seen.
-    await waitFor(() => spilledLines(temporary) === count - 1_000, 'processing spilled', 60_000);
+    await waitFor(() => spilledLines(temporary) === count - 1_000, 'processing spilled', 180_000);
     for (const id of ids) service.mock.setPaymentStatus(id, 'succeeded');
-    await waitFor(() => spilledLines(temporary) === 2 * count - 1_000, 'succeeded spilled', 60_000);
+    await waitFor(
+      () => spilledLines(temporary) === 2 * count - 1_000,
+      'succeeded spilled',
+      180_000,
+    );
     const downFor = Date.now() - downAt;
     const started = Date.now();
     await receiver.open();
@@ -210,5 +215,5 @@ describe('merchant-gateway relay, as a process', () => {
     console.info(
       `relay: ${count} open payments, receiver down ${(downFor / 1000).toFixed(1)} s, ${2 * count} deliveries in ${seconds.toFixed(1)} s (${Math.round((2 * count) / seconds)}/s), peak heap ${heap} MiB`,
     );
-  }, 240_000);
+  }, 600_000);
 });

@@ -241,8 +241,8 @@ export class Relay {
    * BUILDING builds run at once (the follower waits).
    */
   async #enqueue(change: PendingChange): Promise<void> {
-    const pending = (this.#state.pending ??= []);
-    pending.push(change);
+    this.#state.pending ??= [];
+    this.#state.pending.push(change);
     const tail = this.#tails.get(change.paymentId) ?? Promise.resolve();
     const build: Promise<void> = tail
       .then(() => this.#emit(change))
