@@ -77,5 +77,8 @@ export type {
   PostgresGuardStoreOptions,
 } from './postgres';
 export { guardTableSql, postgresStore } from './postgres';
+export type { SignInput } from './signature';
+// The one signer, for senders of the service's webhooks (the command line's relay).
+export { signWebhook } from './signature';
 export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks';
 export { Webhooks } from './webhooks';

@@ -70,7 +70,9 @@ export async function runFollow(argv: string[], io: CliIo): Promise<number> {
       events: (): RelayEvent[] => [],
       start() {},
       async drain() {},
-      push: (event: RelayEvent) => print(event.data, event.timestamp, relay?.followed ?? 0),
+      push() {},
+      change: (change: PaymentStatusChange) =>
+        print(change, new Date().toISOString(), relay?.followed ?? 0),
     };
     relay = new Relay({
       gateway,

@@ -77,12 +77,15 @@ export async function clientOf(
     'merchant-id'?: string | undefined;
   },
   io: CliIo,
+  /** Sees the key read (the relay derives its events' `live` from the key's mode). */
+  onKey?: (apiKey: string) => void,
 ): Promise<MerchantGateway> {
   const baseUrl = values['base-url'] ?? io.env.MERCHANT_GATEWAY_BASE_URL;
   if (baseUrl === undefined || baseUrl === '') {
     throw new UsageError('no service: set MERCHANT_GATEWAY_BASE_URL or pass --base-url URL');
   }
   const apiKey = await apiKeyOf(values['api-key'], io);
+  onKey?.(apiKey);
   const merchantId = values['merchant-id'] ?? io.env.MERCHANT_GATEWAY_MERCHANT_ID;
   try {
     return new MerchantGateway({

@@ -12,6 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockGateway } from 'merchant-gateway/testing';
+import {
+  isPaymentWebhookEvent,
+  type PaymentWebhookEvent,
+  Webhooks,
+} from 'merchant-gateway/webhooks';
 import { Webhook } from 'standardwebhooks';
 import type { CliIo } from '../src/io';
 import { runCli } from '../src/main';
@@ -65,10 +70,13 @@ export interface Delivery {
   id: string;
   type: string;
   paymentId: string;
+  /** The event's type less `payment.`: the status reached, or `settled`. */
   status: string;
-  previousStatus: string | undefined;
   at: number;
+  /** The envelope's `created_at`. */
   timestamp: string;
+  /** The whole envelope, as the SDK's `Webhooks.unwrap` returned it. */
+  event: PaymentWebhookEvent;
 }
 
 export interface Receiver {
@@ -103,9 +111,14 @@ function body(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** A receiver on a loopback port that verifies with `standardwebhooks` and records what it took. */
+/**
+ * A receiver on a loopback port that verifies with `standardwebhooks` (a verifier nobody here
+ * wrote) and then unwraps with the SDK's `Webhooks.unwrap` (the service's envelope, schema
+ * checked), and records what it took; a delivery either refuses counts in `rejected`.
+ */
 export async function startReceiver(secret: string, port = 0): Promise<Receiver> {
   const verifier = new Webhook(secret);
+  const webhooks = new Webhooks({ secret });
   let requests = 0;
   let server: Server | undefined;
   const receiver: Receiver = {
@@ -125,13 +138,14 @@ export async function startReceiver(secret: string, port = 0): Promise<Receiver>
     },
     async open() {
       const next = createServer((request, response) => {
-        void body(request).then((text) => {
-          let payload: { type: string; timestamp: string; data: Record<string, unknown> };
+        void body(request).then(async (text) => {
+          const headers = request.headers as Record<string, string>;
+          let event: PaymentWebhookEvent;
           try {
-            payload = verifier.verify(
-              text,
-              request.headers as Record<string, string>,
-            ) as typeof payload;
+            verifier.verify(text, headers);
+            const unwrapped = await webhooks.unwrap(text, headers);
+            if (!isPaymentWebhookEvent(unwrapped)) throw new Error(`not a payment event`);
+            event = unwrapped;
           } catch {
             receiver.rejected++;
             response.writeHead(400).end();
@@ -141,12 +155,12 @@ export async function startReceiver(secret: string, port = 0): Promise<Receiver>
           receiver.attempts.set(id, (receiver.attempts.get(id) ?? 0) + 1);
           const delivery: Delivery = {
             id,
-            type: payload.type,
-            paymentId: payload.data.paymentId as string,
-            status: payload.data.status as string,
-            previousStatus: payload.data.previousStatus as string | undefined,
+            type: event.type,
+            paymentId: event.data.payment_id,
+            status: event.type.slice('payment.'.length),
             at: Date.now(),
-            timestamp: payload.timestamp,
+            timestamp: event.created_at,
+            event,
           };
           const status = receiver.answer(requests++, delivery);
           const reply = () => {

@@ -35,9 +35,13 @@ const create = (s: MockService, reference: string) =>
     referenceId: reference,
   });
 
+// No payout during these tests (payment.settled has its own test): the events asserted are the
+// status changes alone.
+const NO_PAYOUT = { settleAfterMs: 2_147_483_647 };
+
 describe('merchant-gateway relay', () => {
   it('delivers one verified event per status change, none for the status a payment was first seen in', async () => {
-    service = await startMockService();
+    service = await startMockService(NO_PAYOUT);
     const secret = newSecret();
     receiver = await startReceiver(secret);
     const before = await create(service, 'order-before');
@@ -84,7 +88,7 @@ describe('merchant-gateway relay', () => {
   }, 30_000);
 
   it('retries through a receiver answering 500 and then down for 20 s: every event arrives afterwards, in order, with its first id', async () => {
-    service = await startMockService();
+    service = await startMockService(NO_PAYOUT);
     const secret = newSecret();
     receiver = await startReceiver(secret);
     const payments = [await create(service, 'order-a'), await create(service, 'order-b')];
@@ -141,7 +145,7 @@ describe('merchant-gateway relay', () => {
   }, 60_000);
 
   it('keeps an event that used up its attempts for the next start, spills past its backlog bound without skipping a status, and stops at 410 Gone', async () => {
-    service = await startMockService();
+    service = await startMockService(NO_PAYOUT);
     const secret = newSecret();
     receiver = await startReceiver(secret);
     receiver.answer = () => 503;
@@ -226,7 +230,8 @@ describe('merchant-gateway relay', () => {
     expect(second.stderr).toContain('answered 410 Gone');
     expect(saved().events).toEqual([
       expect.objectContaining({
-        data: expect.objectContaining({ paymentId: later.paymentId, status: 'cancelled' }),
+        type: 'payment.cancelled',
+        data: expect.objectContaining({ payment_id: later.paymentId, status: 'cancelled' }),
       }),
     ]);
     // Segments read back go once a saved state holds their events.
@@ -234,7 +239,7 @@ describe('merchant-gateway relay', () => {
   }, 30_000);
 
   it('refuses a command line it cannot run, with exit 2 and the rule', async () => {
-    service = await startMockService();
+    service = await startMockService(NO_PAYOUT);
     const secret = newSecret();
     const state = join(mkdtempSync(join(tmpdir(), 'relay-bad-')), 'state.json');
     const cases: [string[], Record<string, string>, RegExp][] = [
@@ -292,7 +297,7 @@ describe('merchant-gateway relay', () => {
   });
 
   it('refuses a secret that is not whsec_ and base64 of 24 to 64 bytes, with exit 2 and nothing sent', async () => {
-    service = await startMockService();
+    service = await startMockService(NO_PAYOUT);
     for (const secret of ['hunter2', 'whsec_short', `whsec_${'A'.repeat(200)}`]) {
       const run = await cli(
         ['relay', '--forward-to', 'http://127.0.0.1:9/x', '--secret', secretFile(secret)],

@@ -4,21 +4,25 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { envelopeOf, type RelayEvent } from '../src/relay/envelope';
 import { Spill } from '../src/relay/spill';
-import { eventOf, type RelayEvent } from '../src/relay/webhook';
 
 const event = (n: number): RelayEvent =>
-  eventOf({
-    paymentId: `pay_${n}`,
-    merchantId: 'm_1',
-    status: 'processing',
-    isFinal: false,
-    previousStatus: 'requires_action',
-  } as Parameters<typeof eventOf>[0]);
+  envelopeOf(
+    {
+      paymentId: `pay_${n}`,
+      merchantId: 'm_1',
+      status: 'processing',
+      version: 0,
+      observedAt: Date.now(),
+      live: false,
+    },
+    {},
+  );
 
 async function readAll(spill: Spill): Promise<string[][]> {
   const reads: string[][] = [];
-  while (await spill.read((events) => reads.push(events.map((e) => e.data.paymentId)))) {}
+  while (await spill.read((events) => reads.push(events.map((e) => e.data.payment_id)))) {}
   return reads;
 }
 

@@ -9,9 +9,10 @@ import {
   sweepInterval,
   UsageError,
 } from '../io';
+import { liveOf } from './envelope';
 import { DEFAULT_RETRY_DELAYS_MS, Outbox } from './outbox';
 import { Relay } from './relay';
-import { FileStateStore, type StateStore } from './state';
+import { FileStateStore, lockStateFile, type StateStore } from './state';
 import { DELIVERY_TIMEOUT_MS, type RelayEvent, SecretFormatError, secretKey } from './webhook';
 
 export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL [--secret FILE|-]
@@ -20,7 +21,8 @@ export const RELAY_USAGE = `Usage: merchant-gateway relay --forward-to URL [--se
 Webhooks for a service that has none: follows every open payment of the partner (and each one
 created while it runs, found by its sweeps) and POSTs one signed event per status change to URL,
 per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-signature), body
-{ "type": "payment.<status>", "timestamp": ISO 8601, "data": PaymentStatusChange }.
+the service's own envelope { id: "evt_...", type: "payment.<status>" | "payment.settled",
+api_version: "2026-05-18", created_at, data: the payment's snapshot } (webhook-id = id).
 
   --forward-to URL      where events are POSTed (http or https)
   --secret FILE|-       read the signing secret (whsec_ + base64 of 24 to 64 bytes) from FILE, or
@@ -28,7 +30,8 @@ per the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-
                         secret itself: it would stay in shell history)
   --state FILE          keep the follow and undelivered events in FILE (atomic writes): a restart
                         loses nothing; past 1,000 undelivered events the next ones spill to
-                        FILE.spill-*.jsonl (without --state, to a temporary directory)
+                        FILE.spill-*.jsonl (without --state, to a temporary directory); FILE.lock
+                        holds the relay's pid: a second relay on FILE is refused
   --database-url URL    keep them in PostgreSQL (pg-boss): several relays share the work, each
                         change delivered once between them
   --sweep-interval MS   how often the partner's list is read for new payments (default 5000)
@@ -78,9 +81,8 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     missing:
       'no signing secret: set MERCHANT_GATEWAY_WEBHOOK_SECRET, or pass --secret FILE (a file holding it) or --secret - (read from stdin)',
   });
-  let key: Buffer;
   try {
-    key = secretKey(secret);
+    secretKey(secret);
   } catch (error) {
     if (error instanceof SecretFormatError) throw new UsageError(error.message);
     throw error;
@@ -91,7 +93,10 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
   const sweepIntervalMs = sweepInterval(values['sweep-interval']);
   const retryDelaysMs = retryDelays(io.env.MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS);
   const maxBacklog = Number(io.env.MERCHANT_GATEWAY_RELAY_MAX_BACKLOG) || MAX_BACKLOG;
-  const gateway = await clientOf(values, io);
+  let live = false;
+  const gateway = await clientOf(values, io, (apiKey) => {
+    live = liveOf(apiKey);
+  });
   const warn = (message: string) => io.stderr(`merchant-gateway relay: ${message}\n`);
   const report = (line: object) =>
     values.json
@@ -112,8 +117,8 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     report({
       event: 'delivered',
       id: event.id,
-      type: `payment.${event.data.status}`,
-      paymentId: event.data.paymentId,
+      type: event.type,
+      paymentId: event.data.payment_id,
     });
   };
   const databaseUrl = values['database-url'];
@@ -122,7 +127,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     const pg = await connectPg({
       databaseUrl,
       url,
-      key,
+      secret,
       retryDelaysMs,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       concurrency: CONCURRENCY,
@@ -137,7 +142,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     store = values.state === undefined ? undefined : new FileStateStore(values.state);
     const outbox = new Outbox({
       url,
-      key,
+      secret,
       retryDelaysMs,
       concurrency: CONCURRENCY,
       timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -158,6 +163,14 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     });
     sink = outbox;
     close = () => outbox.close();
+    if (values.state !== undefined) {
+      // One relay per state file: a second is refused (the lock names the holder's pid).
+      const unlock = await lockStateFile(values.state);
+      close = async () => {
+        await outbox.close();
+        await unlock();
+      };
+    }
     if (store === undefined) {
       warn('no --state or --database-url: undelivered events are lost when the relay stops');
     }
@@ -167,6 +180,7 @@ export async function runRelay(argv: string[], io: CliIo): Promise<number> {
     sink,
     store,
     sweepIntervalMs,
+    live,
     warn,
     onStarted: (followed, resumed) =>
       warn(

@@ -2,6 +2,8 @@
  * The relay's deliveries in this process: one queue per payment (its events in order, one in
  * flight at a time), a few payments delivered at once, each event retried with backoff and the
  * same `webhook-id`, then kept ("parked") for the next start when the receiver never took it.
+ * Each payment's backoff is its own timer: no worker sleeps through it, and other payments' new
+ * events (which wake idle workers) never shorten it.
  *
  * At most `maxHeld` events are held in memory: past that, events spill to disk (spill.ts) in the
  * order they came, and every later one follows them there until the spill is read back, half a
@@ -22,7 +24,8 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5_000, 10_000, 20_000
 
 export interface OutboxOptions {
   url: string;
-  key: Buffer;
+  /** The `whsec_…` secret the SDK's signer signs with. */
+  secret: string;
   /** Waits between attempts; an event gets `retryDelaysMs.length + 1` attempts. */
   retryDelaysMs: readonly number[];
   /** Payments delivered at once (each its own events in order). */
@@ -52,6 +55,14 @@ export class Outbox {
   /** Payments whose head event used up its attempts: kept, not retried before the next start. */
   readonly #parked = new Set<string>();
   readonly #wakers = new Set<() => void>();
+  /**
+   * Payments waiting out their own backoff: the attempts their head event has had, and the timer
+   * that makes them ready again. Only that timer (or the stop) ends the wait: new events of other
+   * payments wake idle workers, never a payment in backoff.
+   */
+  readonly #backoff = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Failed attempts of each payment's head event so far. */
+  readonly #failures = new Map<string, number>();
   #workers: Promise<void>[] = [];
   #stopping = false;
   #size = 0;
@@ -81,7 +92,7 @@ export class Outbox {
   }
 
   #hold(event: RelayEvent): void {
-    const paymentId = event.data.paymentId;
+    const paymentId = event.data.payment_id;
     let queue = this.#queues.get(paymentId);
     if (queue?.some((queued) => queued.id === event.id)) return;
     if (queue === undefined) {
@@ -161,6 +172,9 @@ export class Outbox {
   /** Stops taking events; resolves when the attempts in flight have ended (each at most `timeoutMs`). */
   async drain(): Promise<void> {
     this.#stopping = true;
+    // Payments in backoff keep their event (the state saved at the end holds it).
+    for (const timer of this.#backoff.values()) clearTimeout(timer);
+    this.#backoff.clear();
     this.#wake();
     await Promise.all(this.#workers);
   }
@@ -168,18 +182,6 @@ export class Outbox {
   #wake(): void {
     for (const wake of this.#wakers) wake();
     this.#wakers.clear();
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wakers.add(done);
-    });
   }
 
   #next(): string | undefined {
@@ -201,11 +203,13 @@ export class Outbox {
       }
       const queue = this.#queues.get(paymentId) as RelayEvent[];
       const event = queue[0] as RelayEvent;
-      const outcome = await this.#deliver(event);
-      if (outcome === 'stopped') {
-        // Kept as it is: the state saved at the end holds it, the next start delivers it.
+      const outcome = await this.#attempt(paymentId, event);
+      if (outcome === 'stopped' || outcome === 'backoff') {
+        // Stopped: kept as it is, the state saved at the end holds it and the next start delivers
+        // it. Backoff: its own timer makes the payment ready again; the worker takes another.
         continue;
       }
+      this.#failures.delete(paymentId);
       if (outcome === 'parked') {
         this.#parked.add(paymentId);
         this.#options.onSettled(event, false);
@@ -220,31 +224,42 @@ export class Outbox {
     }
   }
 
-  async #deliver(event: RelayEvent): Promise<'delivered' | 'parked' | 'stopped'> {
-    const { url, key, retryDelaysMs, timeoutMs, warn } = this.#options;
-    for (let i = 0; ; i++) {
-      const outcome = await attempt(url, key, event, timeoutMs);
-      if (outcome.ok) return 'delivered';
-      if (outcome.gone) {
-        this.#stopping = true;
-        this.#wake();
-        this.#options.onGone(event);
-        return 'stopped';
-      }
-      const delay = retryDelaysMs[i];
-      if (delay === undefined) {
-        warn(
-          `event ${event.id} (payment ${event.data.paymentId} ${event.data.status}): ${outcome.reason} after ${i + 1} attempts; kept for the next start`,
-        );
-        return 'parked';
-      }
-      const wait = Math.round(delay * (0.75 + Math.random() / 2));
-      warn(
-        `event ${event.id} (payment ${event.data.paymentId} ${event.data.status}): ${outcome.reason}; attempt ${i + 2} in ${wait} ms`,
-      );
-      if (this.#stopping) return 'stopped';
-      await this.#sleep(wait);
-      if (this.#stopping) return 'stopped';
+  /**
+   * One attempt of a payment's head event. On a failure with attempts left the payment waits out
+   * its own delay (its timer alone puts it back in the ready list), so other payments' traffic
+   * never shortens it.
+   */
+  async #attempt(
+    paymentId: string,
+    event: RelayEvent,
+  ): Promise<'delivered' | 'parked' | 'stopped' | 'backoff'> {
+    const { url, secret, retryDelaysMs, timeoutMs, warn } = this.#options;
+    const outcome = await attempt(url, secret, event, timeoutMs);
+    if (outcome.ok) return 'delivered';
+    if (outcome.gone) {
+      this.#stopping = true;
+      this.#wake();
+      this.#options.onGone(event);
+      return 'stopped';
     }
+    const failed = this.#failures.get(paymentId) ?? 0;
+    const delay = retryDelaysMs[failed];
+    const what = `event ${event.id} (payment ${event.data.payment_id} ${event.type})`;
+    if (delay === undefined) {
+      warn(`${what}: ${outcome.reason} after ${failed + 1} attempts; kept for the next start`);
+      return 'parked';
+    }
+    if (this.#stopping) return 'stopped';
+    this.#failures.set(paymentId, failed + 1);
+    const wait = Math.round(delay * (0.75 + Math.random() / 2));
+    warn(`${what}: ${outcome.reason}; attempt ${failed + 2} in ${wait} ms`);
+    const timer = setTimeout(() => {
+      this.#backoff.delete(paymentId);
+      if (this.#stopping) return;
+      this.#ready.push(paymentId);
+      this.#wake();
+    }, wait);
+    this.#backoff.set(paymentId, timer);
+    return 'backoff';
   }
 }

@@ -16,7 +16,8 @@ import { attempt, type RelayEvent } from './webhook';
 export interface PgOptions {
   databaseUrl: string;
   url: string;
-  key: Buffer;
+  /** The `whsec_…` secret the SDK's signer signs with. */
+  secret: string;
   retryDelaysMs: readonly number[];
   timeoutMs: number;
   concurrency: number;
@@ -140,7 +141,7 @@ export async function connectPg(options: PgOptions): Promise<{
         try {
           await boss.send(name, event, {
             id: jobIdOf(event.id),
-            singletonKey: event.data.paymentId,
+            singletonKey: event.data.payment_id,
           });
           sending.delete(event.id);
           return;
@@ -160,14 +161,14 @@ export async function connectPg(options: PgOptions): Promise<{
         { localConcurrency: options.concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
         async ([job]) => {
           if (job === undefined || stopping) throw new Error('relay stopping');
-          const outcome = await attempt(url, options.key, job.data, options.timeoutMs);
+          const outcome = await attempt(url, options.secret, job.data, options.timeoutMs);
           if (outcome.ok) {
             options.onDelivered(job.data);
             return;
           }
           if (outcome.gone) options.onGone(job.data);
           warn(
-            `event ${job.data.id} (payment ${job.data.data.paymentId} ${job.data.data.status}): ${outcome.reason}`,
+            `event ${job.data.id} (payment ${job.data.data.payment_id} ${job.data.type}): ${outcome.reason}`,
           );
           throw new Error(outcome.reason);
         },

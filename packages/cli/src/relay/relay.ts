@@ -15,18 +15,30 @@ import {
   type PaymentFollowerCheckpoint,
   type PaymentFollowerCheckpointEntry,
   type PaymentStatusChange,
+  type PaymentView,
   PollTimeoutError,
 } from 'merchant-gateway';
-import type { RelayState, StateStore } from './state';
-import { eventOf, type RelayEvent } from './webhook';
+import { envelopeOf, type PaymentFacts, type RelayEvent } from './envelope';
+import type { PendingChange, RelayState, StateStore } from './state';
 
 /** The follower's longest per-payment deadline (setTimeout's limit): the relay re-adds past it. */
 const FOLLOW_MS = 2_147_483_647;
 /** Each look for new payments starts this long before the newest one found (a late commit, clocks). */
 const OVERLAP_MS = 60_000;
+/** Events built at once (each a few reads): one payment's stay in order. */
+const BUILDING = 16;
+/** What the list's `referenceId` filter takes (the SDK refuses other values before sending). */
+const REFERENCE = /^[A-Za-z0-9 /:.,+-]{3,35}$/;
+/** How long a succeeded payment is read for its settlement (`payment.settled`) at most. */
+export const SETTLEMENT_WATCH_MS = 24 * 60 * 60 * 1000;
 
 /** Where events go: deliveries in this process, or a shared queue. */
 export interface EventSink {
+  /**
+   * Takes the changes themselves instead of events (`follow --all` prints them): no reads, no
+   * envelope, no sequence.
+   */
+  change?(change: PaymentStatusChange): void;
   /** Takes one event (for one payment, after its earlier ones); a promise is backpressure. */
   push(event: RelayEvent): void | Promise<void> | undefined;
   /** The events to keep in the state (none when the sink keeps them itself). */
@@ -48,6 +60,8 @@ export interface RelayOptions {
   store: StateStore | undefined;
   /** `--sweep-interval`: the follower's sweeps and the look for new payments. */
   sweepIntervalMs: number;
+  /** The events' `data.live`: the API key's mode. @default false */
+  live?: boolean | undefined;
   /** Held status reads of the follower. */
   maxHeldReads?: number | undefined;
   /** The longest a change waits before the state holding it is written. @default 250 */
@@ -73,6 +87,14 @@ export class Relay {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
   #stopping = false;
+  /** Events being built (their reads in flight), at most BUILDING at once. */
+  readonly #inflight = new Set<Promise<void>>();
+  /** Each payment's last build: the next one of that payment starts after it (their order). */
+  readonly #tails = new Map<string, Promise<void>>();
+  /** Each followed payment's buyer-facing view (its `expiresAt`), read once. */
+  readonly #views = new Map<string, PaymentView>();
+  /** When each payment awaiting its settlement was last read (epoch ms). */
+  readonly #settleReads = new Map<string, number>();
   #end!: (end: RelayEnd) => void;
   readonly #ended: Promise<RelayEnd>;
 
@@ -94,6 +116,10 @@ export class Relay {
     const saved = await store?.load();
     this.#state = saved ?? (await this.#firstStart());
     await sink.start(this.#state);
+    // Changes seen before the last save whose events were not built yet: built first, in order.
+    const pending = this.#state.pending ?? [];
+    this.#state.pending = [];
+    for (const change of pending) await this.#enqueue(change);
     this.#follow(this.#state.checkpoint);
     await this.#save();
     this.#scheduleDiscovery(0);
@@ -107,6 +133,8 @@ export class Relay {
     const checkpoint = this.#checkpoint();
     this.#follower?.close();
     this.#last = checkpoint;
+    // The builds under way end (their events pushed, or kept in `pending` for the next start).
+    await Promise.all(this.#inflight);
     await sink.drain();
     clearTimeout(this.#saveTimer);
     await this.#saving;
@@ -188,15 +216,186 @@ export class Relay {
   }
 
   async #onChange(change: PaymentStatusChange): Promise<void> {
-    const { sink } = this.#options;
     if (change.previousStatus === undefined) {
       const seen = this.#state.firstSeen[change.paymentId];
       delete this.#state.firstSeen[change.paymentId];
       // First seen open: the status it had when found yields no event, only what follows it.
       if (!change.isFinal && seen === change.status) return;
     }
-    await sink.push(eventOf(change));
+    if (this.#options.sink.change !== undefined) {
+      this.#options.sink.change(change);
+      return;
+    }
+    await this.#enqueue({
+      paymentId: change.paymentId,
+      merchantId: change.merchantId,
+      status: change.status,
+      isFinal: change.isFinal,
+      observedAt: Date.now(),
+    });
+  }
+
+  /**
+   * Records a change in the state's `pending` at once (so a save from now on keeps it, whatever the
+   * reads still to come), then builds its event after that payment's earlier ones; at most
+   * BUILDING builds run at once (the follower waits).
+   */
+  async #enqueue(change: PendingChange): Promise<void> {
+    this.#state.pending ??= [];
+    this.#state.pending.push(change);
+    const tail = this.#tails.get(change.paymentId) ?? Promise.resolve();
+    const build: Promise<void> = tail
+      .then(() => this.#emit(change))
+      .catch((error: unknown) =>
+        this.#options.warn(`building an event: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        this.#inflight.delete(build);
+        if (this.#tails.get(change.paymentId) === build) this.#tails.delete(change.paymentId);
+      });
+    this.#tails.set(change.paymentId, build);
+    this.#inflight.add(build);
+    if (this.#inflight.size >= BUILDING) await Promise.race(this.#inflight);
+  }
+
+  /**
+   * Reads the payment (details, list item, buyer-facing view), builds the service's envelope with
+   * the payment's next sequence number, and hands it to the sink. A succeeded payment not settled
+   * yet is watched for its settlement.
+   */
+  async #emit(change: PendingChange): Promise<void> {
+    const { paymentId, merchantId, status, isFinal, observedAt } = change;
+    const state = this.#state;
+    state.sequence ??= {};
+    state.settling ??= {};
+    const { sequence, settling } = state;
+    const createdAt = this.#createdAt(paymentId);
+    const facts = await this.#facts(paymentId, merchantId, createdAt);
+    const next = (status: string): RelayEvent => {
+      const version = sequence[paymentId] ?? 0;
+      sequence[paymentId] = version + 1;
+      const live = this.#options.live ?? false;
+      return envelopeOf(
+        { paymentId, merchantId, status, version, observedAt, createdAt, live },
+        facts,
+      );
+    };
+    const event = next(status);
+    const settledToo = event.type === 'payment.succeeded' && event.data.settled !== null;
+    const events = settledToo ? [event, next('settled')] : [event];
+    if (event.type === 'payment.succeeded' && !settledToo) {
+      settling[paymentId] = {
+        merchantId,
+        until: observedAt + SETTLEMENT_WATCH_MS,
+        ...(createdAt === undefined ? {} : { createdAt }),
+      };
+    }
+    // Pushed and taken out of `pending` in one synchronous step (a save sees one or the other);
+    // the promise is the spill's backpressure.
+    const pushed = events.map((e) => this.#options.sink.push(e));
+    const pending = state.pending ?? [];
+    pending.splice(pending.indexOf(change), 1);
+    await Promise.all(pushed);
+    if (status === 'settled') {
+      delete settling[paymentId];
+      this.#settleReads.delete(paymentId);
+    }
+    if ((isFinal || status === 'settled') && settling[paymentId] === undefined) {
+      delete sequence[paymentId];
+      this.#views.delete(paymentId);
+    }
     this.#dirty();
+  }
+
+  #createdAt(paymentId: string): number | undefined {
+    const state = this.#state;
+    return (
+      state.recent[paymentId] ??
+      state.settling?.[paymentId]?.createdAt ??
+      state.checkpoint.payments.find((p) => p.paymentId === paymentId)?.createdAt ??
+      undefined
+    );
+  }
+
+  /** What the REST API shows of one payment now; a failed read leaves its part out (warned). */
+  async #facts(
+    paymentId: string,
+    merchantId: string,
+    createdAt: number | undefined,
+  ): Promise<PaymentFacts> {
+    const { gateway, warn } = this.#options;
+    const failed = (what: string) => (error: unknown) => {
+      warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
+      return undefined;
+    };
+    const details = await gateway.payments
+      .details(paymentId, { merchantId })
+      .then(undefined, failed('the details'));
+    // The partner-wide list has no filter by id: one page of the merchant's payments with the
+    // same reference (references are seldom shared), else of those created within a second of it.
+    const item = async () => {
+      const reference = details?.referenceId;
+      const byReference = reference !== undefined && REFERENCE.test(reference);
+      if (!byReference && createdAt === undefined) return undefined;
+      const page = await gateway.partnerPayments.list({
+        merchantId,
+        limit: 200,
+        ...(byReference
+          ? { referenceId: reference }
+          : {
+              startTs: new Date((createdAt as number) - 1_000),
+              endTs: new Date((createdAt as number) + 1_000),
+            }),
+      });
+      return page.data.find((payment) => payment.paymentId === paymentId);
+    };
+    // `expires_at` never changes: one buyer-facing read per payment while it is followed.
+    const view = async () => {
+      const known = this.#views.get(paymentId);
+      if (known !== undefined) return known;
+      const read = await gateway.payments.get(paymentId);
+      this.#views.set(paymentId, read);
+      return read;
+    };
+    const [found, viewed] = await Promise.all([
+      item().then(undefined, failed('the list item')),
+      view().then(undefined, failed('the buyer-facing view')),
+    ]);
+    return { details, item: found, view: viewed };
+  }
+
+  /** Reads each succeeded payment awaiting its settlement; past 24 hours it is let go. */
+  async #watchSettlements(): Promise<void> {
+    const settling = this.#state.settling ?? {};
+    const now = Date.now();
+    for (const [paymentId, watch] of Object.entries(settling)) {
+      if (this.#stopping) return;
+      if (watch.until < now) {
+        delete settling[paymentId];
+        delete this.#state.sequence?.[paymentId];
+        this.#views.delete(paymentId);
+        this.#settleReads.delete(paymentId);
+        this.#dirty();
+        continue;
+      }
+      // Every sweep for its first minute, then once a minute: a payout takes minutes to hours.
+      const since = watch.until - SETTLEMENT_WATCH_MS;
+      const last = this.#settleReads.get(paymentId) ?? 0;
+      if (now - since > 60_000 && now - last < 60_000) continue;
+      this.#settleReads.set(paymentId, now);
+      const details = await this.#options.gateway.payments
+        .details(paymentId, { merchantId: watch.merchantId })
+        .catch(() => undefined);
+      if (details?.settlement?.successful == null || this.#stopping) continue;
+      delete settling[paymentId];
+      await this.#enqueue({
+        paymentId,
+        merchantId: watch.merchantId,
+        status: 'settled',
+        isFinal: true,
+        observedAt: Date.now(),
+      });
+    }
   }
 
   // ------------------------------------------------------------ new payments
@@ -204,13 +403,15 @@ export class Relay {
   #scheduleDiscovery(ms: number): void {
     if (this.#stopping) return;
     this.#discoveryTimer = setTimeout(() => {
-      void this.#discover().then(
-        () => this.#scheduleDiscovery(this.#options.sweepIntervalMs),
-        (error: unknown) => {
-          this.#options.warn(`looking for new payments: ${(error as Error).message}`);
-          this.#scheduleDiscovery(this.#options.sweepIntervalMs);
-        },
-      );
+      void this.#discover()
+        .then(() => (this.#options.sink.change ? undefined : this.#watchSettlements()))
+        .then(
+          () => this.#scheduleDiscovery(this.#options.sweepIntervalMs),
+          (error: unknown) => {
+            this.#options.warn(`looking for new payments: ${(error as Error).message}`);
+            this.#scheduleDiscovery(this.#options.sweepIntervalMs);
+          },
+        );
     }, ms);
   }
 
@@ -265,6 +466,10 @@ export class Relay {
     const persisted = sink.persist?.();
     const snapshot: RelayState = {
       ...this.#state,
+      // Copies: the store writes after awaits, while builds go on changing these.
+      pending: [...(this.#state.pending ?? [])],
+      sequence: { ...this.#state.sequence },
+      settling: { ...this.#state.settling },
       checkpoint: this.#checkpoint(),
       events: sink.events(),
       ...(persisted === undefined ? {} : { spillFrom: persisted.spillFrom }),

@@ -27,7 +27,7 @@ const isEvent = (value: unknown): value is RelayEvent =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as RelayEvent).id === 'string' &&
-  typeof (value as RelayEvent).data?.paymentId === 'string';
+  typeof (value as RelayEvent).data?.payment_id === 'string';
 
 /** The events of a segment; a line torn by a kill during its write is skipped (its change comes again). */
 function parse(text: string): RelayEvent[] {

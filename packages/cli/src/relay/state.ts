@@ -26,6 +26,29 @@ export interface RelayState {
    * events beyond the memory bound are in it and the ones after it, in order. @default 0
    */
   spillFrom?: number | undefined;
+  /**
+   * The next `payment_state_version` of each payment with events (the relay's own sequence, from
+   * 0): kept until the payment is final (and, succeeded, settled or let go).
+   */
+  sequence?: Record<string, number> | undefined;
+  /**
+   * Changes the follower yielded whose events are still being built (their reads in flight): the
+   * next start builds them. Kept with the checkpoint that counts them as yielded.
+   */
+  pending?: PendingChange[] | undefined;
+  /** Succeeded payments read for their settlement until `until` (epoch ms), 24 hours at most. */
+  settling?: Record<string, { merchantId: string; until: number; createdAt?: number }> | undefined;
+}
+
+/** A change seen, its event still to build. */
+export interface PendingChange {
+  paymentId: string;
+  merchantId: string;
+  /** The status reached, or `settled`. */
+  status: string;
+  isFinal: boolean;
+  /** Epoch ms when the relay saw it. */
+  observedAt: number;
 }
 
 /** Where a relay's state lives between runs. */
@@ -104,4 +127,81 @@ export class FileStateStore implements StateStore {
       throw error;
     }
   }
+}
+
+/** Another relay holds the state file's lock. */
+export class StateLockedError extends Error {
+  override readonly name = 'StateLockedError';
+}
+
+/** Whether a process with this pid runs (EPERM: it runs, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `FILE.lock` beside the state file: created with `wx` (atomic: one creator wins), holding
+ * the holder's pid. A lock whose pid no longer runs (the holder was SIGKILLed) is taken over; one
+ * whose pid runs refuses the start. A reused pid (the holder died and an unrelated process got
+ * its number) refuses too: the message names the file and pid so an operator can remove it.
+ * Resolves with the release (the lock file removed when it is still ours).
+ */
+export async function lockStateFile(path: string): Promise<() => Promise<void>> {
+  const lock = `${path}.lock`;
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      const file = await open(lock, 'wx');
+      try {
+        await file.writeFile(`${process.pid}\n`);
+        await file.datasync();
+      } finally {
+        await file.close();
+      }
+      return async () => {
+        const holder = await readFile(lock, 'utf8').catch(() => '');
+        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const text = await readFile(lock, 'utf8').catch(() => undefined);
+    if (text === undefined) continue; // removed meanwhile: try again
+    const pid = Number.parseInt(text, 10);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      throw new StateLockedError(
+        `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
+      );
+    }
+    // The holder is gone (or the lock was torn before its pid was written): take it over. Two
+    // relays doing so at once: the rename is atomic, and the loser sees the winner's pid next.
+    const mine = `${lock}.${process.pid}`;
+    await rm(mine, { force: true });
+    const file = await open(mine, 'wx');
+    try {
+      await file.writeFile(`${process.pid}\n`);
+    } finally {
+      await file.close();
+    }
+    const still = await readFile(lock, 'utf8').catch(() => undefined);
+    if (still !== text) {
+      await rm(mine, { force: true });
+      continue;
+    }
+    await rename(mine, lock);
+    const now = await readFile(lock, 'utf8').catch(() => '');
+    if (Number.parseInt(now, 10) === process.pid) {
+      return async () => {
+        const holder = await readFile(lock, 'utf8').catch(() => '');
+        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
+      };
+    }
+  }
+  throw new StateLockedError(
+    `${path}: could not take its lock ${lock} (another relay is starting)`,
+  );
 }

@@ -1,21 +1,15 @@
 /**
- * One webhook delivery per the Standard Webhooks specification (standardwebhooks.com): the event
- * body, its stable id, the `v1` HMAC-SHA256 signature and one POST with a 10 s limit.
+ * One webhook delivery per the Standard Webhooks specification (standardwebhooks.com): the
+ * service's envelope as body, its `evt_…` id as `webhook-id`, the `v1` HMAC-SHA256 signature of the
+ * SDK's signer and one POST with a 10 s limit.
  */
-import { createHash, createHmac } from 'node:crypto';
-import type { PaymentStatusChange } from 'merchant-gateway';
+import { signWebhook } from 'merchant-gateway/webhooks';
+import type { RelayEvent } from './envelope';
+
+export type { RelayEvent } from './envelope';
 
 /** How long a receiver has to answer one delivery before it counts as failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-
-/** One event to deliver: the change, when the relay saw it, and its stable id. */
-export interface RelayEvent {
-  /** `webhook-id`: the same for the same change of the same payment, across retries and restarts. */
-  id: string;
-  /** When the relay learned of the change (ISO 8601): the body's `timestamp`, fixed once. */
-  timestamp: string;
-  data: PaymentStatusChange;
-}
 
 /** A `--secret` that is not `whsec_` + base64 of 24 to 64 bytes (the specification's range). */
 export class SecretFormatError extends Error {
@@ -39,44 +33,9 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
-/** The event id of a payment reaching a status: a payment reaches each status at most once. */
-export function eventId(paymentId: string, status: string): string {
-  const digest = createHash('sha256').update(`${paymentId}\n${status}`).digest('base64url');
-  return `msg_${digest.slice(0, 32)}`;
-}
-
-/** An event for a status change, stamped now. */
-export function eventOf(change: PaymentStatusChange, now = Date.now()): RelayEvent {
-  return {
-    id: eventId(change.paymentId, change.status),
-    timestamp: new Date(now).toISOString(),
-    data: change,
-  };
-}
-
-/** The body POSTed: `{ type: "payment.<status>", timestamp, data }`. */
-function bodyOf(event: RelayEvent): string {
-  return JSON.stringify({
-    type: `payment.${event.data.status}`,
-    timestamp: event.timestamp,
-    data: event.data,
-  });
-}
-
-/** The three Standard Webhooks headers of one attempt (a fresh timestamp and signature each). */
-function signedHeaders(
-  key: Buffer,
-  id: string,
-  body: string,
-  nowMs = Date.now(),
-): Record<string, string> {
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${signature}`,
-  };
+/** The exact body POSTed: the service's envelope. */
+export function bodyOf(event: RelayEvent): string {
+  return JSON.stringify(event);
 }
 
 /** What one attempt came to: delivered, to try again, or the receiver is gone (410). */
@@ -85,7 +44,7 @@ export type AttemptOutcome = { ok: true } | { ok: false; gone: boolean; reason: 
 /** POSTs one event once; a 2xx within `timeoutMs` is a delivery, 410 ends deliveries. */
 export async function attempt(
   url: string,
-  key: Buffer,
+  secret: string,
   event: RelayEvent,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<AttemptOutcome> {
@@ -96,7 +55,8 @@ export async function attempt(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'merchant-gateway-relay',
-        ...signedHeaders(key, event.id, body),
+        // The SDK's one signer (the mock's too): webhook-id is the envelope's id.
+        ...(await signWebhook({ secret, id: event.id, timestamp: Date.now() / 1000, body })),
       },
       body,
       redirect: 'manual',
