@@ -48,7 +48,7 @@ export function retryDelay(
   return undefined;
 }
 
-type PRetry = typeof import('p-retry').default;
+type PRetry = typeof import('p-retry');
 
 let loading: Promise<PRetry> | undefined;
 
@@ -58,14 +58,11 @@ let loading: Promise<PRetry> | undefined;
  * again.
  */
 export function loadRetries(): Promise<PRetry> {
-  loading ??= import('p-retry').then(
-    (module) => module.default,
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  loading ??= import('p-retry');
+  return loading.catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
 }
 
 /**
@@ -109,20 +106,13 @@ export async function retryCall<S extends z.ZodMiniType, T>(
   if (maxRetries === 0 || !(first instanceof Error)) throw first;
   const waited = decide(call, first, 1, config);
   if (waited === undefined) throw first;
-  const loaded = loadRetries();
-  // Both settle before the next attempt; a load that fails while the wait is cut short is not
-  // left unhandled.
-  loaded.catch(() => {});
+  // Loading starts before the wait, so it overlaps it. Retries that cannot load (a chunk the
+  // network lost) leave the call with its own error.
+  const loaded = loadRetries().catch(() => undefined);
   await waited;
   signal?.throwIfAborted();
-  let pRetry: PRetry;
-  try {
-    pRetry = await loaded;
-  } catch (error) {
-    // The retries could not load (a chunk the network lost): the call fails with its own error.
-    config.logger.log('warn', `${first.message}; retries unavailable: ${String(error)}`);
-    throw first;
-  }
+  const pRetry = (await loaded)?.default;
+  if (pRetry === undefined) throw first;
   return pRetry((n) => attempt(n + 1), {
     retries: maxRetries - 1,
     minTimeout: 0,

@@ -29,9 +29,9 @@ describe('p-retry loads at the first retry', () => {
     await expect(client.merchants.create(newMerchant)).rejects.toBeInstanceOf(InvalidRequestError);
     // A 5xx is retryable, but maxRetries: 0 leaves nothing to retry.
     server.use(http.post(MERCHANTS, () => new HttpResponse(null, { status: 503 })));
-    await expect(
-      client.merchants.create(newMerchant, { maxRetries: 0 }),
-    ).rejects.toBeInstanceOf(ServerError);
+    await expect(client.merchants.create(newMerchant, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      ServerError,
+    );
     expect(loads.count).toBe(0);
   });
 
