@@ -23,15 +23,17 @@ import * as esbuild from 'esbuild';
  * receiver's schemas to the zod the client already uses, with p-retry kept (the stack's choice; a loop
  * of our own instead would save 1.26 kB): main 42,258 and 53,220 B, buyer 29,193 and 33,502 B,
  * webhooks 8,972 and 12,442 B. Main and buyer stand over issue 36's bounds by those p-retry bytes:
- * the budgets below stop growth at what they measure plus 256 B until p-retry loads at a source
- * edge of its own. Issue 27's 20 kB target for the
+ * p-retry now loads at a source edge of its own, a call's first retry (`import('p-retry')` in
+ * src/core/http/retry.ts): main 41,150 and 53,812 B, buyer 28,128 and 33,940 B. Buyer is within
+ * issue 36's bounds; main's first load is 150 B over and its total, which gains the chunk split's
+ * cost, stays over: main's budgets stop growth at what it measures plus 256 B. Issue 27's 20 kB target for the
  * buyer is retired: ky 2 (~8.3 kB) and zod/mini (~6.3 kB) leave too little for the buyer's own
  * calls, schemas and errors.
  */
 const KB = 1000;
 const ENTRIES = [
-  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 42_258 + 256, total: 53_220 + 256 },
-  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29_193 + 256, total: 34 * KB },
+  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_150 + 256, total: 53_812 + 256 },
+  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34 * KB },
   { file: 'dist/webhooks.js', source: 'src/webhooks/index.ts', firstLoad: 10 * KB, total: 16 * KB },
 ];
 

@@ -1,6 +1,6 @@
 // The retry policy, in one place: which failure may be repeated and after how long (`retryDelay`),
-// and the retries of one call run through p-retry (`retryCall`).
-import pRetry from 'p-retry';
+// and the retries of one call (`retryCall`): the first decision here, the attempts after it
+// through p-retry, which loads (`import()`) at the first retry a process needs.
 import type * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { ApiError, RateLimitedError } from '../errors/api-error';
@@ -48,21 +48,73 @@ export function retryDelay(
   return undefined;
 }
 
+type PRetry = typeof import('p-retry');
+
+let loading: Promise<PRetry> | undefined;
+
+/**
+ * p-retry, loaded at the first retry of the process and kept: a call that succeeds at once, or
+ * fails with nothing to retry, never loads it. A failed load is forgotten, so a later retry tries
+ * again.
+ */
+export function loadRetries(): Promise<PRetry> {
+  loading ??= import('p-retry');
+  return loading.catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+}
+
+/**
+ * Whether `error`, the failure of retry number `retry` - 1's attempt, is retried: records an
+ * unknown outcome, asks the policy, logs the retry and sleeps its wait (the caller's signal cuts
+ * it short). Undefined when it is not retried; else the sleep.
+ */
+function decide<S extends z.ZodMiniType, T>(
+  call: PreparedCall<S, T>,
+  error: Error,
+  retry: number,
+  config: TransportConfig,
+): Promise<void> | undefined {
+  call.outcomeUnknown ||= isUnknownOutcome(error);
+  const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
+  if (wait === undefined) return undefined;
+  // Every SDK error message already starts with the method and path.
+  config.logger.log('warn', `${error.message}; retry ${retry} of ${call.maxRetries} in ${wait} ms`);
+  return sleep(wait, call.signal);
+}
+
 /**
  * Step "decide a retry": after a call's first attempt failed with `first`, the attempts its
- * `maxRetries` and the policy allow, through p-retry. The wait is chosen per error (Retry-After or
- * backoff, `retryDelay`) and slept in `shouldRetry`, where the caller's signal can cut it short;
- * p-retry's own delay is therefore zero.
+ * `maxRetries` and the policy allow. The first decision is taken here, without p-retry: a failure
+ * the policy does not retry (or `maxRetries: 0`) is thrown as it is and p-retry never loads. A
+ * retry starts loading p-retry at once, before its wait, and the attempts after the first run
+ * through it (retries: `maxRetries` - 1, so 1 + `maxRetries` attempts in all). Each wait is chosen
+ * per error (Retry-After or backoff, `retryDelay`) and slept in `shouldRetry`, where the caller's
+ * signal can cut it short; p-retry's own delay is therefore zero.
  */
-export function retryCall<S extends z.ZodMiniType, T>(
+export async function retryCall<S extends z.ZodMiniType, T>(
   call: PreparedCall<S, T>,
   first: unknown,
   attempt: (n: number) => Promise<WithResponse<T>>,
   config: TransportConfig,
 ): Promise<WithResponse<T>> {
   const { signal, maxRetries } = call;
-  return pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
-    retries: maxRetries,
+  // As p-retry would before its `shouldRetry`: the caller's abort is final, and nothing is retried
+  // at `maxRetries: 0`. The policy retries SDK errors only (never a non-Error or a TypeError).
+  signal?.throwIfAborted();
+  if (maxRetries === 0 || !(first instanceof Error)) throw first;
+  const waited = decide(call, first, 1, config);
+  if (waited === undefined) throw first;
+  // Loading starts before the wait, so it overlaps it. Retries that cannot load (a chunk the
+  // network lost) leave the call with its own error.
+  const loaded = loadRetries().catch(() => undefined);
+  await waited;
+  signal?.throwIfAborted();
+  const pRetry = (await loaded)?.default;
+  if (pRetry === undefined) throw first;
+  return pRetry((n) => attempt(n + 1), {
+    retries: maxRetries - 1,
     minTimeout: 0,
     // Every option p-retry reads, given: it reads a missing one through Object.prototype.
     factor: 2,
@@ -74,13 +126,9 @@ export function retryCall<S extends z.ZodMiniType, T>(
     shouldConsumeRetry: () => true,
     signal: signal ?? (null as unknown as undefined),
     shouldRetry: async ({ error, retriesConsumed }) => {
-      call.outcomeUnknown ||= isUnknownOutcome(error);
-      const retry = retriesConsumed + 1;
-      const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
-      if (wait === undefined) return false;
-      // Every SDK error message already starts with the method and path.
-      config.logger.log('warn', `${error.message}; retry ${retry} of ${maxRetries} in ${wait} ms`);
-      await sleep(wait, signal);
+      const waited = decide(call, error, retriesConsumed + 2, config);
+      if (waited === undefined) return false;
+      await waited;
       return true;
     },
   });

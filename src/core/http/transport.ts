@@ -1,6 +1,6 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
 // bounded body, read the result, or map an error in ../errors/failure.ts), decide a retry
-// (retry.ts, through p-retry). A telemetry hook for "one call" wraps `#send`.
+// (retry.ts; its retries through p-retry, loaded at the first retry). A telemetry hook for "one call" wraps `#send`.
 import { type Options, replaceOption } from 'ky';
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';
@@ -22,7 +22,7 @@ export type {
 } from './spec';
 
 /**
- * Sends requests with ky, retries them with p-retry, and turns every outcome into either parsed
+ * Sends requests with ky, retries them with p-retry (loaded at the first retry), and turns every outcome into either parsed
  * data or one of the SDK's errors. Knows nothing of resources.
  */
 export class Transport {
@@ -93,9 +93,9 @@ export class Transport {
     // telemetry: each attempt under a CLIENT span of its own, measured.
     const attempt = scope === undefined ? run : (n: number) => scope.attempt(n, run);
     try {
-      // The first attempt runs outside p-retry: a call that succeeds at once (most of them) pays
-      // for no retry machinery. A failure enters p-retry as its first attempt, so the policy and
-      // every check that follows are the same as if p-retry had run it.
+      // The first attempt runs outside p-retry: a call that succeeds at once (most of them), or
+      // fails with nothing to retry, never loads it. `retryCall` takes the first decision with
+      // the same policy and checks, and runs the attempts after it through p-retry.
       signal?.throwIfAborted();
       let first: unknown;
       try {
