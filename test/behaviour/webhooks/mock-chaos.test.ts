@@ -1,37 +1,20 @@
 // A partner's receiver proven against the delivery the service documents (at least once, in no
 // particular order, sometimes not at all), produced on demand by the mock command's
-// --webhook-chaos: with duplicates, reordering and drops on, a receiver that deduplicates on the
-// event id, keeps the highest payment_state_version, and reconciles over REST what never came,
-// applies each payment's final status exactly once across 500 payments.
+// --webhook-chaos: with duplicates, reordering and drops on, a receiver using the SDK's guard
+// (once per event id, stale versions skipped) and reconciling over REST what never came applies
+// each payment's final status exactly once across 500 payments.
 import type { MerchantGateway } from 'merchant-gateway';
+import { isPaymentWebhookEvent, WebhookEventSchema, Webhooks } from 'merchant-gateway/webhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { partnerFor, type RunningMockCommand, startMockCommand } from '../../support/mock-command';
-import { type ReceivedEvent, type Receiver, startReceiver } from '../../support/webhook-receiver';
+import { type Receiver, startReceiver } from '../../support/webhook-receiver';
 
 const SECRET = 'whsec_9zq2bH7pQ0lJvJk3E1c4yq8xPZ0b5Rk2';
 const PAYMENTS = 500;
 const FINAL = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
 
-/**
- * The receiver's exactly-once layer: `handle(event, fn)` runs `fn` once per event id, and never for
- * an event older than the newest handled for its payment. The SDK's `webhooks.guard()` has this
- * shape: swapping it in is this one function.
- */
-function createGuard() {
-  const seen = new Set<string>();
-  const newest = new Map<string, number>();
-  return {
-    async handle(event: ReceivedEvent, fn: (event: ReceivedEvent) => void | Promise<void>) {
-      const { payment_id: paymentId, payment_state_version: version } = event.data;
-      if (seen.has(event.id)) return;
-      const known = newest.get(paymentId);
-      if (known !== undefined && version <= known) return; // stale: acknowledged, skipped
-      await fn(event);
-      seen.add(event.id);
-      newest.set(paymentId, version);
-    },
-  };
-}
+/** The receiver's exactly-once layer: the SDK's guard (memory store), as a partner would use it. */
+const guard = new Webhooks({ secret: SECRET }).guard();
 
 let receiver: Receiver;
 let sidecar: RunningMockCommand;
@@ -39,7 +22,6 @@ let partner: MerchantGateway;
 /** The receiver's own store: each payment's status, and how often its final status was applied. */
 const status = new Map<string, string>();
 const applied = new Map<string, number>();
-const guard = createGuard();
 const queue: Promise<void>[] = [];
 
 /** Act on the snapshot's status (never the type): a payment reaching a final status is fulfilled. */
@@ -53,7 +35,15 @@ function apply(paymentId: string, next: string): void {
 
 beforeAll(async () => {
   receiver = await startReceiver(SECRET, (_attempt, event) => {
-    queue.push(guard.handle(event, (e) => apply(e.data.payment_id, e.data.status)));
+    // Parsed as the SDK parses a verified body: the guard takes the typed event.
+    const typed = WebhookEventSchema.parse(event);
+    queue.push(
+      guard
+        .handle(typed, (e) => {
+          if (isPaymentWebhookEvent(e)) apply(e.data.payment_id, e.data.status);
+        })
+        .then(() => undefined),
+    );
     return 'ok';
   });
   sidecar = await startMockCommand([
