@@ -141,6 +141,15 @@ describe('merchant-gateway relay, as a process', () => {
     const third = spawnCli(args, env);
     children.push(third);
     await receiver.until((d) => new Set(d.map((x) => x.id)).size === 300, 60_000);
+    // Every change has arrived once; the redeliveries of what the killed runs had sent (at least
+    // once, the same ids) may still be queued: the stop comes once the saved backlog is empty.
+    await waitFor(
+      () =>
+        saved().events.length === 0 &&
+        readdirSync(dir).filter((name) => name.includes('.spill-')).length === 0,
+      'backlog delivered',
+      60_000,
+    );
     third.kill('SIGTERM');
     expect(await third.exited).toBe(0);
     expect(receiver.rejected).toBe(0);
