@@ -180,7 +180,8 @@ describe('webhook delivery from the mock', () => {
     const [item] = (await gateway.payments.list({ referenceId: 'fee-1' })).data;
     expect(item?.fees).toMatchObject({ total: { value: '300000' }, percentage: '2.9' });
     expect(item?.settlement).toMatchObject({ settled: true, amount: { value: '9700000' } });
-  });
+    // mock.pay() loads viem and signs for real: a second or two on its first use in a process.
+  }, 20_000);
 
   it('keeps at most webhookLogSize deliveries while a receiver is down', async () => {
     const { mock } = await setup(() => 500, { webhookLogSize: 20, webhookRetryScale: 1 });
