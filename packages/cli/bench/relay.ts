@@ -10,6 +10,7 @@ import {
   newSecret,
   openPayments,
   type Receiver,
+  relayArgs,
   secretFile,
   sleep,
   spawnCli,
@@ -103,17 +104,7 @@ async function drain(count: number, spill: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const state = join(dir, 'state.json');
   const spilled = () => spilledLines(dir);
-  const args = [
-    'relay',
-    '--forward-to',
-    receiver.url,
-    '--secret',
-    secretFile(secret),
-    '--state',
-    state,
-    '--sweep-interval',
-    '500',
-  ];
+  const args = relayArgs(receiver.url, secret, { state, sweepMs: 500 });
   const env = spill
     ? service.env
     : { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '100000' };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cli,
   type MockService,
+  relayArgs,
   runInProcess,
   secretFile,
   sleep,
@@ -204,18 +205,7 @@ describe('merchant-gateway, the less travelled paths', () => {
 
     const { startReceiver } = await import('./helpers');
     const receiver = await startReceiver(secret);
-    const relay = runInProcess(
-      [
-        'relay',
-        '--forward-to',
-        receiver.url,
-        '--secret',
-        secretFile(secret),
-        '--sweep-interval',
-        '200',
-      ],
-      service.env,
-    );
+    const relay = runInProcess(relayArgs(receiver.url, secret), service.env);
     const deadline = Date.now() + 15_000;
     const wait = async (predicate: () => boolean) => {
       while (!predicate()) {

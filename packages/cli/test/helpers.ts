@@ -33,6 +33,29 @@ export function secretFile(secret: string): string {
   return file;
 }
 
+/**
+ * The relay's argv as most tests run it: forwarding to `url`, the secret passed by file, a sweep
+ * every 200 ms (`sweepMs`), and `--state FILE` or `--json` when asked.
+ */
+export function relayArgs(
+  url: string,
+  secret: string,
+  options: { state?: string; sweepMs?: number; json?: boolean } = {},
+): string[] {
+  const { state, sweepMs = 200, json = false } = options;
+  return [
+    'relay',
+    '--forward-to',
+    url,
+    '--secret',
+    secretFile(secret),
+    ...(state === undefined ? [] : ['--state', state]),
+    '--sweep-interval',
+    String(sweepMs),
+    ...(json ? ['--json'] : []),
+  ];
+}
+
 export interface MockService {
   mock: MockGateway;
   url: string;

@@ -6,8 +6,8 @@ import {
   newSecret,
   openPayments,
   type Receiver,
+  relayArgs,
   runInProcess,
-  secretFile,
   sleep,
   startMockService,
   startReceiver,
@@ -32,18 +32,10 @@ describe('merchant-gateway relay: per-payment backoff', () => {
     const target = blipped as string;
     // The default schedule (5, 10, 20, 40, 80 s) divided by 5 through the test knob.
     const delays = [1_000, 2_000, 4_000, 8_000, 16_000];
-    const relay = runInProcess(
-      [
-        'relay',
-        '--forward-to',
-        receiver.url,
-        '--secret',
-        secretFile(secret),
-        '--sweep-interval',
-        '200',
-      ],
-      { ...service.env, MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: delays.join(',') },
-    );
+    const relay = runInProcess(relayArgs(receiver.url, secret), {
+      ...service.env,
+      MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: delays.join(','),
+    });
     await until(() => /following \d+ open payments/.test(relay.stderr), {
       what: () => relay.stderr,
     });

@@ -13,8 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type MockService,
   newSecret,
+  relayArgs,
   runInProcess,
-  secretFile,
   startMockService,
   until,
 } from './helpers';
@@ -80,18 +80,7 @@ describe('merchant-gateway relay: the service envelope', () => {
       webhooks: [{ url: fromService.url, secret }],
       settleAfterMs: 300,
     });
-    const relay = runInProcess(
-      [
-        'relay',
-        '--forward-to',
-        fromRelay.url,
-        '--secret',
-        secretFile(secret),
-        '--sweep-interval',
-        '200',
-      ],
-      service.env,
-    );
+    const relay = runInProcess(relayArgs(fromRelay.url, secret), service.env);
     await until(() => relay.stderr.includes('following'), { what: () => relay.stderr });
     const payment = await service.gateway.payments.create({
       amount: { unit: 'iso4217/USD', value: '1250' },

@@ -12,6 +12,7 @@ import {
   newSecret,
   openPayments,
   type Receiver,
+  relayArgs,
   secretFile,
   spawnCli,
   spilledLines,
@@ -94,17 +95,7 @@ describe('merchant-gateway relay, as a process', () => {
     const ids = await openPayments(service, 150);
     const dir = mkdtempSync(join(tmpdir(), 'relay-kill-'));
     const state = join(dir, 'state.json');
-    const args = [
-      'relay',
-      '--forward-to',
-      receiver.url,
-      '--secret',
-      secretFile(secret),
-      '--state',
-      state,
-      '--sweep-interval',
-      '200',
-    ];
+    const args = relayArgs(receiver.url, secret, { state });
     // 20 events in memory: 280 of the 300 spill to disk beside the state file.
     const env = { ...service.env, MERCHANT_GATEWAY_RELAY_MAX_BACKLOG: '20' };
     const saved = () => JSON.parse(readFileSync(state, 'utf8'));
@@ -178,16 +169,7 @@ describe('merchant-gateway relay, as a process', () => {
     // No --state: the spill goes to a temporary directory, here one the test can look into.
     const temporary = mkdtempSync(join(tmpdir(), 'relay-heap-'));
     const relay = spawnCli(
-      [
-        'relay',
-        '--forward-to',
-        receiver.url,
-        '--secret',
-        secretFile(secret),
-        '--sweep-interval',
-        '500',
-        '--json',
-      ],
+      relayArgs(receiver.url, secret, { sweepMs: 500, json: true }),
       {
         ...service.env,
         TMPDIR: temporary,

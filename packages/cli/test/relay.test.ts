@@ -9,6 +9,7 @@ import {
   type MockService,
   newSecret,
   type Receiver,
+  relayArgs,
   runInProcess,
   secretFile,
   sleep,
@@ -48,20 +49,7 @@ describe('merchant-gateway relay', () => {
     const finalBefore = await create(service, 'order-final');
     service.mock.setPaymentStatus(finalBefore.paymentId, 'succeeded');
     const state = join(mkdtempSync(join(tmpdir(), 'relay-')), 'state.json');
-    const relay = runInProcess(
-      [
-        'relay',
-        '--forward-to',
-        receiver.url,
-        '--secret',
-        secretFile(secret),
-        '--state',
-        state,
-        '--sweep-interval',
-        '200',
-      ],
-      service.env,
-    );
+    const relay = runInProcess(relayArgs(receiver.url, secret, { state }), service.env);
     await receiver.until(() => false, 1500).catch(() => {});
     expect(receiver.deliveries).toEqual([]);
     service.mock.setPaymentStatus(before.paymentId, 'processing');
@@ -93,15 +81,7 @@ describe('merchant-gateway relay', () => {
     receiver = await startReceiver(secret);
     const payments = [await create(service, 'order-a'), await create(service, 'order-b')];
     const relay = runInProcess(
-      [
-        'relay',
-        '--forward-to',
-        receiver.url,
-        '--secret',
-        secretFile(secret),
-        '--sweep-interval',
-        '200',
-      ],
+      relayArgs(receiver.url, secret),
       // Waits of 0.5 to 8 s between attempts (the hidden test knob): over 20 s before giving up.
       // A bound of one event: the rest spill to a temporary directory (no --state), gone at the end.
       {
@@ -153,17 +133,7 @@ describe('merchant-gateway relay', () => {
     for (let i = 0; i < 4; i++) ids.push((await create(service, `order-${i}`)).paymentId);
     const dir = mkdtempSync(join(tmpdir(), 'relay-park-'));
     const state = join(dir, 'state.json');
-    const args = [
-      'relay',
-      '--forward-to',
-      receiver.url,
-      '--secret',
-      secretFile(secret),
-      '--state',
-      state,
-      '--sweep-interval',
-      '200',
-    ];
+    const args = relayArgs(receiver.url, secret, { state });
     const env = {
       ...service.env,
       MERCHANT_GATEWAY_RELAY_RETRY_DELAYS_MS: '20,20',
