@@ -29,9 +29,12 @@ import * as esbuild from 'esbuild';
  * calls, schemas and errors.
  */
 const KB = 1000;
+// Issue 40's route (`buyer.route()`): its options check and lazy handlers in the first load (main
+// 41,791, buyer 28,693 B), its handling a chunk of its own (about 3 kB, in total only: main
+// 57,057, buyer 36,991 B); main's budgets again stop at what it measures plus 256 B.
 const ENTRIES = [
-  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_150 + 256, total: 53_812 + 256 },
-  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34 * KB },
+  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_791 + 256, total: 57_057 + 256 },
+  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 37 * KB + 256 },
   { file: 'dist/webhooks.js', source: 'src/webhooks/index.ts', firstLoad: 10 * KB, total: 16 * KB },
 ];
 

@@ -25,6 +25,7 @@ const FLOORS = [
   ['schemas/', 1, 'schemas'],
   ['core/', 2, 'core'],
   ['follow/', 3, 'follow'],
+  ['checkout/', 3, 'checkout'],
   ['resources/', 4, 'resources'],
   ['testing/', 5, 'testing'],
   ['client.ts', 5, 'client'],

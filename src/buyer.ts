@@ -6,6 +6,15 @@
 
 export type { BuyerClientOptions } from './buyer-client';
 export { BuyerClient } from './buyer-client';
+// The checkout route's options and handlers (`buyer.route()`).
+export type {
+  CheckoutNodeRequest,
+  CheckoutNodeResponse,
+  CheckoutRoute,
+  CheckoutRouteCall,
+  CheckoutRouteOperation,
+  CheckoutRouteOptions,
+} from './checkout/types';
 export type { WithResponse } from './core/api-promise';
 export { ApiPromise } from './core/api-promise';
 export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';

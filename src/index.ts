@@ -9,6 +9,15 @@ export type {
   BeforeRequestHook,
   BeforeRequestState,
 } from 'ky';
+// The checkout route's options and handlers (`buyer.route()`).
+export type {
+  CheckoutNodeRequest,
+  CheckoutNodeResponse,
+  CheckoutRoute,
+  CheckoutRouteCall,
+  CheckoutRouteOperation,
+  CheckoutRouteOptions,
+} from './checkout/types';
 export type { ClientOptions } from './client';
 export { MerchantGateway } from './client';
 export type { WithResponse } from './core/api-promise';

@@ -1,3 +1,5 @@
+import { createRoute } from '../checkout/route';
+import type { CheckoutRoute, CheckoutRouteOptions } from '../checkout/types';
 import { ApiPromise } from '../core/api-promise';
 import { isUnknownOutcome } from '../core/errors/failure';
 import { path } from '../core/http/path';
@@ -246,6 +248,28 @@ export class Buyer {
         options,
       };
     });
+  }
+
+  /**
+   * The server half of a PSP's own checkout: a route the page calls instead of the service, so
+   * the key stays on the server. It serves, under `basePath`, `GET /payment/{id}`, `POST
+   * …/options`, `POST …/fetch`, `POST …/confirm`, `GET …/status` (`?maxPollMs=`, clamped to 30,000)
+   * and, with `allowCancel`, `POST …/cancel`, each through this client's own method; it answers
+   * 200 with the call's result, else `{ error: { code, message } }` (400 `invalid_request`, 403
+   * `forbidden`, 404 `not_found`, 405, 413 `payload_too_large`, 415, the service's own 4xx, 502
+   * `upstream_error`). Nothing else is reachable through it, and nothing of the browser's request
+   * is sent on. The handling code loads on the first request.
+   *
+   * @example
+   * ```ts
+   * const route = gateway.buyer.route({ authorize: (request, { paymentId }) => ownsPayment(request, paymentId) });
+   * export const GET = route.fetch, POST = route.fetch; // a Next.js route handler at app/api/wcp/[...path]
+   * ```
+   * @throws {ConfigurationError} for a bad option (`basePath`, `authorize`, `allowCancel`, `maxBodyBytes`).
+   */
+  route(options?: CheckoutRouteOptions): CheckoutRoute {
+    const { redactor, logger } = this.#context.transport.config;
+    return createRoute(this, { redactor, logger }, options);
   }
 
   /**

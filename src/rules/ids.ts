@@ -20,3 +20,9 @@ export const DATE_RANGE_MS = { min: -62_167_219_200_000, max: 253_402_300_799_99
 /** A control character (C0 or DEL), which no id may contain, in a path or a list filter. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 export const CONTROL_CHARACTER = /[\x00-\x1F\x7F]/;
+
+/**
+ * A payment id as the service writes it (`pay_` then letters and digits, 1 to 64 characters):
+ * what `refunds.create` and the checkout route accept, where an id comes from someone else.
+ */
+export const PAYMENT_ID = { pattern: /^pay_[A-Za-z0-9]+$/, max: 64 } as const;

@@ -1,15 +1,13 @@
 import * as z from 'zod/mini';
+import { PAYMENT_ID } from '../rules/ids';
 import { exact, matching, responseObject } from './common';
 import { MerchantIdSchema } from './payments';
-
-/** A payment id the refund endpoint accepts: `pay_` and letters or digits, 1 to 64 characters. */
-const REFUNDABLE_PAYMENT_ID = /^pay_[A-Za-z0-9]+$/;
 
 /** Input of `refunds.create`. */
 export const RefundCreateParamsSchema = exact({
   /** The payment to refund in full: `^pay_[A-Za-z0-9]+$`, at most 64 characters. */
-  paymentId: matching(REFUNDABLE_PAYMENT_ID, 'must match ^pay_[A-Za-z0-9]+$').check(
-    z.maxLength(64, 'must be 1 to 64 characters'),
+  paymentId: matching(PAYMENT_ID.pattern, 'must match ^pay_[A-Za-z0-9]+$').check(
+    z.maxLength(PAYMENT_ID.max, 'must be 1 to 64 characters'),
   ),
   /** Falls back to the client's `merchantId`. Sent as the `Merchant-Id` header. */
   merchantId: z.optional(MerchantIdSchema),

@@ -1,0 +1,138 @@
+// gateway.buyer.route(): the server half of a PSP's own checkout, served by a real node:http
+// server and as a Fetch handler, in front of the mock over real HTTP. A page pays a payment
+// through it with a viem account signing the option's typed data, and the key never shows.
+import type { CheckoutRoute } from 'merchant-gateway';
+import { MerchantGateway } from 'merchant-gateway';
+import { BuyerClient } from 'merchant-gateway/buyer';
+import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type Answer,
+  type Call,
+  expectNoSecret,
+  expectOwnHeadersOnly,
+  fetchCall,
+  openPayment,
+  rawCall,
+  serveRoute,
+} from './support';
+
+const mock = createMockGateway({ pollInMs: 100 });
+let server: MockServer;
+let gateway: MerchantGateway;
+let route: CheckoutRoute;
+let host: Awaited<ReturnType<typeof serveRoute>>;
+
+beforeAll(async () => {
+  server = await mock.listen();
+  gateway = new MerchantGateway({
+    baseUrl: server.url,
+    apiKey: mock.credentials.apiKey,
+    merchantId: mock.sample.merchantId,
+  });
+  route = gateway.buyer.route({ allowCancel: true });
+  host = await serveRoute(route);
+});
+afterAll(async () => {
+  await host?.close();
+  await server?.close();
+});
+
+type Send = (method: string, target: string, call?: Call) => Promise<Answer>;
+const hosts: [string, () => Send][] = [
+  ['node()', () => (method, target, call) => rawCall(host.url, method, target, call)],
+  ['fetch()', () => (method, target, call) => fetchCall(route, method, target, call)],
+];
+
+interface Action {
+  type: string;
+  data: { chain_id?: string; method?: string; params?: unknown[]; data?: string };
+}
+
+describe.each(hosts)('the route through %s', (_name, sender) => {
+  test('a page pays a USDT payment through the five calls, and the key shows in no answer', {
+    timeout: 30_000,
+  }, async () => {
+    const send = sender();
+    const paymentId = await openPayment(gateway, `route-${_name}`);
+    const account = privateKeyToAccount(generatePrivateKey());
+    const base = `/api/wcp/payment/${paymentId}`;
+    const answers: Answer[] = [];
+    const ok = async (method: string, target: string, call?: Call) => {
+      const answer = await send(method, target, call);
+      answers.push(answer);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json as Record<string, unknown>;
+    };
+
+    const view = await ok('GET', base);
+    expect(view).toMatchObject({ status: 'requires_action' });
+
+    // Ethereum: the sample merchant takes USDT there, whose option carries a build action.
+    const offered = await ok('POST', `${base}/options`, {
+      body: { accounts: [`eip155:1:${account.address}`] },
+    });
+    const [option] = offered.options as { id: string; actions: Action[] }[];
+    expect(option?.actions[0]?.type).toBe('build');
+
+    const built = await ok('POST', `${base}/fetch`, {
+      body: { optionId: option?.id, data: option?.actions[0]?.data.data },
+    });
+    const [action] = built.actions as Action[];
+    expect(action?.data.method).toBe('eth_signTypedData_v4');
+    const [, typed] = (action?.data.params ?? []) as [string, string];
+    const signature = await account.signTypedData(JSON.parse(typed));
+
+    const confirmed = await ok('POST', `${base}/confirm?maxPollMs=5000`, {
+      body: { optionId: option?.id, results: [{ type: 'walletRpc', data: [signature] }] },
+    });
+    expect(['processing', 'succeeded']).toContain(confirmed.status);
+
+    let status = confirmed;
+    for (let i = 0; i < 20 && status.isFinal !== true; i++) {
+      status = await ok('GET', `${base}/status?maxPollMs=5000`);
+    }
+    expect(status).toMatchObject({ status: 'succeeded', isFinal: true });
+    const paid = await gateway.buyer.get(paymentId);
+    expect(paid.buyer?.accountCaip10.toLowerCase()).toBe(
+      `eip155:1:${account.address}`.toLowerCase(),
+    );
+
+    for (const answer of answers) {
+      expectNoSecret(answer, mock.credentials.apiKey);
+      expectOwnHeadersOnly(answer);
+    }
+  });
+
+  test('cancel is served with allowCancel, through buyer.cancel', async () => {
+    const send = sender();
+    const paymentId = await openPayment(gateway, `route-cancel-${_name}`);
+    const answer = await send('POST', `/api/wcp/payment/${paymentId}/cancel`);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ paymentId, status: 'cancelled' });
+  });
+
+  test('a service 4xx keeps its status, code and message; nothing of its response else', async () => {
+    const send = sender();
+    const answer = await send('GET', '/api/wcp/payment/pay_doesNotExist1');
+    expect(answer.status).toBe(404);
+    expect(answer.json).toEqual({
+      error: { code: 'payment_not_found', message: expect.any(String) },
+    });
+    expectOwnHeadersOnly(answer);
+    expectNoSecret(answer, mock.credentials.apiKey);
+  });
+});
+
+test('the buyer entry has the same route, on a BuyerClient with the app scheme', async () => {
+  const buyer = new BuyerClient({
+    baseUrl: server.url,
+    appId: mock.credentials.appId,
+    clientId: mock.credentials.clientId,
+  });
+  const paymentId = await openPayment(gateway, 'route-buyer-entry');
+  const answer = await fetchCall(buyer.route(), 'GET', `/api/wcp/payment/${paymentId}`);
+  expect(answer.status).toBe(200);
+  expect(answer.json).toMatchObject({ status: 'requires_action' });
+});
