@@ -148,6 +148,19 @@ describe.each(hosts)('the route through %s', (_name, sender) => {
     }
   });
 
+  test('a maxPollMs past 30,000 is clamped to it, never refused', async () => {
+    const send = sender();
+    const paymentId = await openPayment(gateway, `route-poll-${_name}`);
+    mock.setPaymentStatus(paymentId, 'succeeded');
+    const before = mock.requests.length;
+    const answer = await send('GET', `/api/wcp/payment/${paymentId}/status?maxPollMs=600000`);
+    expect(answer.status).toBe(200);
+    const zero = await send('GET', `/api/wcp/payment/${paymentId}/status?maxPollMs=0`);
+    expect(zero.status).toBe(200);
+    const sent = mock.requests.slice(before).map((r) => r.query.maxPollMs);
+    expect(sent).toEqual(['30000', undefined]);
+  });
+
   test('cancel is served with allowCancel, through buyer.cancel', async () => {
     const send = sender();
     const paymentId = await openPayment(gateway, `route-cancel-${_name}`);
