@@ -80,7 +80,7 @@ describe('node()', () => {
   test('mounted as Express mounts it, the route matches req.originalUrl, not the cut req.url', async () => {
     await withHost(
       (req, res) => {
-        req.originalUrl = req.url;
+        req.originalUrl = req.url ?? '/';
         req.url = req.url?.slice('/api/wcp'.length) ?? '/';
         void route.node(req, res);
       },

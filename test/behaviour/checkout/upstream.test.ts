@@ -162,7 +162,10 @@ async function losingConfirms() {
       });
       const text = await answer.text();
       // The service acted on the confirm; its answer never arrives.
-      if (req.url?.includes('/confirm')) return req.socket.destroy();
+      if (req.url?.includes('/confirm')) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(text);
     })();
