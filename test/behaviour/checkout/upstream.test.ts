@@ -119,6 +119,20 @@ describe.each<[string, () => Send]>([
     expect(answer.headers).not.toHaveProperty('set-cookie');
   });
 
+  test('a 2xx that echoes the key (a misbehaving service or proxy) reaches the page without it', async () => {
+    const paymentId = await openPayment(gateway, `up-echo-${name}`);
+    const view = await gateway.buyer.get(paymentId);
+    const key = mock.credentials.apiKey;
+    mock.failNext({
+      status: 200,
+      body: { ...view, note: `sent with ${key}`, [key]: encodeURIComponent(key) },
+      match: { path: '/v1/gateway/payment/' },
+    });
+    const answer = checked(await sender()('GET', `/api/wcp/payment/${paymentId}`));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ status: view.status, note: 'sent with ***' });
+  });
+
   test('rate limiting the client will not wait out is 429 rate_limited, without Retry-After', async () => {
     const paymentId = await openPayment(gateway, `up-429-${name}`);
     mock.failNext({ status: 429, retryAfter: 3600, match: { path: '/v1/gateway/payment/' } });
