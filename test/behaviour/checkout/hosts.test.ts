@@ -247,3 +247,74 @@ describe('fetch()', () => {
     expect(seen.pulled).toBeLessThanOrEqual(2 * 16 * 1024);
   });
 });
+
+describe('odd requests and failures of our own', () => {
+  test('a body whose sender goes away mid-way is a 400, and nothing is sent', async () => {
+    const before = mock.requests.length;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"accounts": ['));
+        controller.error(new Error('the page went away'));
+      },
+    });
+    const answer = await route.fetch(
+      new Request(`http://psp.example/api/wcp/payment/${paymentId}/options`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'cut short',
+    );
+    expect(mock.requests.length).toBe(before);
+  });
+
+  test('a request object of a framework of its own: no url reaches next(), chunks that are not bytes are a 400', async () => {
+    const written: { status?: number; body?: string } = {};
+    const res = {
+      headersSent: false,
+      writeHead(status: number) {
+        written.status = status;
+      },
+      end(body: string) {
+        written.body = body;
+      },
+      once() {},
+    };
+    let passed = false;
+    await route.node({ headers: {}, destroy() {}, async *[Symbol.asyncIterator]() {} }, res, () => {
+      passed = true;
+    });
+    expect(passed).toBe(true);
+    const objects = {
+      method: 'POST',
+      url: `/api/wcp/payment/${paymentId}/options`,
+      headers: { 'content-type': 'application/json' },
+      complete: true,
+      destroy() {},
+      async *[Symbol.asyncIterator]() {
+        yield { not: 'bytes' };
+      },
+    };
+    await route.node(objects, res);
+    expect(written.status).toBe(400);
+    expect(written.body).toContain('unreadable');
+  });
+
+  test('a query with an empty pair is read as if it were not there', async () => {
+    await withHost(
+      (req, res) => void route.node(req, res),
+      async (url) => {
+        const answer = await rawCall(
+          url,
+          'GET',
+          `/api/wcp/payment/${paymentId}/status?&maxPollMs=0&`,
+        );
+        expect(answer.status).toBe(200);
+      },
+    );
+  });
+});
