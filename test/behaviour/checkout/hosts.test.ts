@@ -46,7 +46,7 @@ async function withHost(
   }
 }
 
-describe('node()', () => {
+describe('node()', { timeout: 30_000 }, () => {
   test('a path outside basePath goes to next(); one under it never does', async () => {
     const before = mock.requests.length;
     await withHost(
@@ -205,7 +205,7 @@ describe('node()', () => {
   });
 });
 
-describe('fetch()', () => {
+describe('fetch()', { timeout: 30_000 }, () => {
   /** A body of endless 16 KiB chunks that counts what was pulled and whether it was cancelled. */
   function endless() {
     const seen = { pulled: 0, cancelled: false };
@@ -248,7 +248,7 @@ describe('fetch()', () => {
   });
 });
 
-describe('odd requests and failures of our own', () => {
+describe('odd requests and failures of our own', { timeout: 30_000 }, () => {
   test('a body whose sender goes away mid-way is a 400, and nothing is sent', async () => {
     const before = mock.requests.length;
     const body = new ReadableStream<Uint8Array>({

@@ -133,7 +133,7 @@ const dots: [string, { status: number; code: string }, { status: number; code: s
 describe.each([
   ['node()', node],
   ['fetch()', viaFetch],
-])('the route through %s refuses', (name, send) => {
+])('the route through %s refuses', { timeout: 30_000 }, (name, send) => {
   test.each(paths)('%s %s', async (method, target, expected) => {
     expect(of(await refused(send, method, target))).toEqual(expected);
   });

@@ -50,9 +50,9 @@ interface Action {
   data: { chain_id?: string; method?: string; params?: unknown[]; data?: string };
 }
 
-describe.each(hosts)('the route through %s', (_name, sender) => {
+describe.each(hosts)('the route through %s', { timeout: 30_000 }, (_name, sender) => {
   test('a page pays a USDT payment through the five calls, and the key shows in no answer', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const send = sender();
     const paymentId = await openPayment(gateway, `route-${_name}`);

@@ -60,7 +60,7 @@ function checked(answer: Answer): Answer {
 describe.each<[string, () => Send]>([
   ['node()', () => (method, target, call) => rawCall(host.url, method, target, call)],
   ['fetch()', () => (method, target, call) => fetchCall(route, method, target, call)],
-])('behind the route through %s', (name, sender) => {
+])('behind the route through %s', { timeout: 30_000 }, (name, sender) => {
   test('a 5xx on a read, after the client has retried it, is 502 upstream_error', {
     timeout: 20_000,
   }, async () => {
@@ -85,8 +85,15 @@ describe.each<[string, () => Send]>([
     mock.failNext({ networkError: true, times: 2, match: { path: '/v1/gateway/payment/' } });
     const dropped = checked(await sender()('GET', `/api/wcp/payment/${paymentId}/status`));
     expect([dropped.status, errorOf(dropped).code]).toEqual([502, 'upstream_error']);
-    mock.failNext({ delayMs: 8_000, times: 2, match: { path: '/v1/gateway/payment/' } });
-    const slow = checked(await sender()('GET', `/api/wcp/payment/${paymentId}`));
+    // A client of its own with a short timeout: the one slow answer outlasts it.
+    const impatient = new MerchantGateway({
+      baseUrl: server.url,
+      apiKey: mock.credentials.apiKey,
+      maxRetries: 0,
+      timeoutMs: 300,
+    }).buyer.route();
+    mock.failNext({ delayMs: 3_000, match: { path: '/v1/gateway/payment/' } });
+    const slow = checked(await fetchCall(impatient, 'GET', `/api/wcp/payment/${paymentId}`));
     expect([slow.status, errorOf(slow).code]).toEqual([502, 'upstream_error']);
   });
 
