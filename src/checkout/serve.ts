@@ -59,7 +59,7 @@ export async function handle(setup: RouteSetup, incoming: Incoming): Promise<Res
     if (call === undefined || !('operation' in call)) throw error;
     const refusal = refusalOf(error, call.operation);
     if (refusal.status === 500) {
-      setup.logger.log('error', 'checkout route: the call failed unexpectedly', { error });
+      setup.logger.log('error', `checkout route: ${call.operation} failed: ${describe(error)}`);
     }
     return answer(redactor, refusal);
   }
@@ -80,15 +80,18 @@ async function authorize(
       ...(incoming.nodeRequest === undefined ? {} : { nodeRequest: incoming.nodeRequest }),
     });
   } catch (error) {
-    setup.logger.log('error', 'checkout route: authorize threw; the request was refused', {
-      error,
-    });
+    setup.logger.log('error', `checkout route: authorize threw, so it refused: ${describe(error)}`);
     return FAILED;
   }
   // Only `true` allows: a truthy object or a forgotten `return` refuses.
   return allowed === true
     ? undefined
     : { status: 403, code: 'forbidden', message: `this request may not ${operation} this payment` };
+}
+
+// The host's log gets what went wrong (the logger redacts it); the page never does.
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function readBody(setup: RouteSetup, incoming: Incoming): Promise<BodyRead> {

@@ -24,11 +24,6 @@ const METHOD: Record<CheckoutRouteOperation, 'GET' | 'POST'> = {
   cancel: 'POST',
 };
 
-/** The HTTP method each operation is served on. */
-export function methodOf(operation: CheckoutRouteOperation): 'GET' | 'POST' {
-  return METHOD[operation];
-}
-
 const SERVED =
   'the route serves GET …/payment/{id}, POST …/options, …/fetch, …/confirm and GET …/status';
 
@@ -58,6 +53,11 @@ export function parseTarget(
   ) {
     return { status: 404, code: 'not_found', message: `no such route: ${SERVED}` };
   }
+  if (paymentId.length > PAYMENT_ID.max || !PAYMENT_ID.pattern.test(paymentId)) {
+    return invalid(
+      `paymentId: must be pay_ then letters and digits, 1 to ${PAYMENT_ID.max} characters, as one path segment`,
+    );
+  }
   if (method !== METHOD[operation]) {
     return {
       status: 405,
@@ -66,15 +66,12 @@ export function parseTarget(
       allow: METHOD[operation],
     };
   }
-  if (paymentId.length > PAYMENT_ID.max || !PAYMENT_ID.pattern.test(paymentId)) {
-    return invalid(
-      `paymentId: must be pay_ then letters and digits, 1 to ${PAYMENT_ID.max} characters, as one path segment`,
-    );
-  }
   let maxPollMs: number | undefined;
   for (const pair of mark === -1 ? [] : target.slice(mark + 1).split('&')) {
     if (pair === '') continue;
-    const [key = '', value] = pair.split('=', 2);
+    const equals = pair.indexOf('=');
+    const key = equals === -1 ? pair : pair.slice(0, equals);
+    const value = equals === -1 ? undefined : pair.slice(equals + 1);
     const polls = operation === 'status' || operation === 'confirm';
     if (key !== 'maxPollMs' || !polls || maxPollMs !== undefined) {
       return invalid(

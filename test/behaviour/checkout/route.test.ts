@@ -50,9 +50,9 @@ interface Action {
   data: { chain_id?: string; method?: string; params?: unknown[]; data?: string };
 }
 
-describe.each(hosts)('the route through %s', (_name, sender) => {
+describe.each(hosts)('the route through %s', { timeout: 30_000 }, (_name, sender) => {
   test('a page pays a USDT payment through the five calls, and the key shows in no answer', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const send = sender();
     const paymentId = await openPayment(gateway, `route-${_name}`);
@@ -103,6 +103,62 @@ describe.each(hosts)('the route through %s', (_name, sender) => {
       expectNoSecret(answer, mock.credentials.apiKey);
       expectOwnHeadersOnly(answer);
     }
+  });
+
+  test("nothing of the browser's request reaches the service: cookies, Authorization, its own headers", async () => {
+    const send = sender();
+    const paymentId = await openPayment(gateway, `route-headers-${_name}`);
+    const browser = {
+      cookie: 'session=s3cr3t-session',
+      authorization: 'Bearer page-token',
+      'x-custom': 'from-the-page',
+      'x-forwarded-for': '203.0.113.9',
+      origin: 'https://shop.example',
+      'user-agent': 'PageAgent/1.0',
+      'idempotency-key': 'page-chosen-key',
+      'api-key': 'page-chosen-api-key',
+    };
+    const before = mock.requests.length;
+    const read = await send('GET', `/api/wcp/payment/${paymentId}`, { headers: browser });
+    const quoted = await send('POST', `/api/wcp/payment/${paymentId}/options`, {
+      headers: browser,
+      body: { accounts: [`eip155:8453:${privateKeyToAccount(generatePrivateKey()).address}`] },
+    });
+    expect([read.status, quoted.status]).toEqual([200, 200]);
+    const received = mock.requests.slice(before);
+    expect(received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/gateway/payment/${paymentId}`,
+      `POST /v1/gateway/payment/${paymentId}/options`,
+    ]);
+    for (const { headers } of received) {
+      for (const name of [
+        'cookie',
+        'authorization',
+        'x-custom',
+        'x-forwarded-for',
+        'origin',
+        'idempotency-key',
+      ]) {
+        expect(headers, name).not.toHaveProperty(name);
+      }
+      expect(headers['user-agent']).not.toBe('PageAgent/1.0');
+      // The client's own key, as the mock logs it, and not the page's.
+      expect(headers['api-key']).toBe('***');
+      expect(JSON.stringify(headers)).not.toMatch(/s3cr3t|page-token|from-the-page|page-chosen/);
+    }
+  });
+
+  test('a maxPollMs past 30,000 is clamped to it, never refused', async () => {
+    const send = sender();
+    const paymentId = await openPayment(gateway, `route-poll-${_name}`);
+    mock.setPaymentStatus(paymentId, 'succeeded');
+    const before = mock.requests.length;
+    const answer = await send('GET', `/api/wcp/payment/${paymentId}/status?maxPollMs=600000`);
+    expect(answer.status).toBe(200);
+    const zero = await send('GET', `/api/wcp/payment/${paymentId}/status?maxPollMs=0`);
+    expect(zero.status).toBe(200);
+    const sent = mock.requests.slice(before).map((r) => r.query.maxPollMs);
+    expect(sent).toEqual(['30000', undefined]);
   });
 
   test('cancel is served with allowCancel, through buyer.cancel', async () => {
