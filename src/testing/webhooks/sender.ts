@@ -191,7 +191,7 @@ export class WebhookSender implements EventSink, MockWebhooks {
 
   #due(delivery: Delivery): void {
     delivery.nextAt = Date.now();
-    this.#queue.push(delivery);
+    this.#queue.push(delivery.endpoint.id, delivery);
   }
 
   async #attempt(delivery: Delivery): Promise<void> {
