@@ -6,6 +6,7 @@
  */
 import type { MockFee } from '../types';
 import { isoTime, type PaymentRecord } from './records';
+import { serviceJson } from './service-json';
 
 /** The payload contract's version, unrelated to the REST versions. */
 export const WEBHOOK_API_VERSION = '2026-05-18';
@@ -125,14 +126,14 @@ export function snapshotOf(payment: PaymentRecord, status: string, fee: MockFee 
   };
 }
 
-/** The envelope `{ id, type, api_version, created_at, data }`, serialised. */
+/** The envelope `{ id, type, api_version, created_at, data }`, serialised as the service does. */
 export function eventBody(
   id: string,
   type: PaymentEventType,
   at: number,
   data: ReturnType<typeof snapshotOf>,
 ): string {
-  return JSON.stringify({
+  return serviceJson({
     id,
     type,
     api_version: WEBHOOK_API_VERSION,
