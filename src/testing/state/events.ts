@@ -126,13 +126,32 @@ export function snapshotOf(payment: PaymentRecord, status: string, fee: MockFee 
   };
 }
 
-/** The envelope `{ id, type, api_version, created_at, data }`, serialised as the service does. */
-export function eventBody(
-  id: string,
-  type: PaymentEventType,
-  at: number,
-  data: ReturnType<typeof snapshotOf>,
-): string {
+type Snapshot = ReturnType<typeof snapshotOf>;
+type StageName = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
+
+/**
+ * The stages each event type implies (the facts' table): a receiver may rely on them being set.
+ * `payment.failed` and `payment.expired` also carry `processing` when the buyer had committed.
+ */
+export const IMPLIED_STAGES: Readonly<Record<PaymentEventType, readonly StageName[]>> = {
+  'payment.created': [],
+  'payment.processing': ['processing'],
+  'payment.succeeded': ['processing', 'success'],
+  'payment.failed': ['failed'],
+  'payment.expired': ['expired'],
+  'payment.cancelled': ['cancelled'],
+  'payment.settled': ['processing', 'success', 'settled'],
+};
+
+/**
+ * The envelope `{ id, type, api_version, created_at, data }`, serialised as the service does.
+ * Throws, sending nothing, when `data` lacks a stage `type` implies: the mock never sends one.
+ */
+export function eventBody(id: string, type: PaymentEventType, at: number, data: Snapshot): string {
+  const missing = IMPLIED_STAGES[type].find((stage) => data[stage] === null);
+  if (missing !== undefined) {
+    throw new Error(`mock webhooks: ${type} for ${data.payment_id} lacks its ${missing} stage`);
+  }
   return serviceJson({
     id,
     type,

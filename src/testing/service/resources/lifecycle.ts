@@ -50,6 +50,10 @@ export function changeStatus(
   if (status === 'processing' || status === 'succeeded' || status === 'failed') {
     payment.tx ??= { hash: testTxId(payment.id), nonce: store.rng.int(0, 5000) };
   }
+  // The buyer had committed (a seeded payment too): its snapshots show processing from then on.
+  if (payment.status === 'processing' || payment.status === 'succeeded') {
+    stages.processingAt ??= payment.updatedAt;
+  }
   if (status === 'processing') stages.processingAt ??= at;
   if (status === 'succeeded') {
     // Straight to succeeded (a control call) still went through processing, at the same moment.
