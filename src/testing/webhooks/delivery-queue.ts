@@ -5,7 +5,7 @@
  */
 
 /** Attempts in flight at once per endpoint: a burst of events never opens a socket each. */
-export const MAX_IN_FLIGHT_PER_LANE = 8;
+export const MAX_IN_FLIGHT_PER_LANE = 32;
 
 export interface QueueHooks<T> {
   /** Whether a queued item is still to be sent (it may have been stopped while it waited). */
