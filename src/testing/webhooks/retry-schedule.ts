@@ -1,4 +1,5 @@
 /** When the mock tries a delivery again: the service's schedule, scaled for tests. */
+import { MAX_TIMER_MS } from '../../core/timers';
 
 /** The waits before attempts 2 to 8, after the previous attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
@@ -6,8 +7,6 @@ export const RETRY_SCHEDULE_MS: readonly number[] = [
 ];
 /** Attempts per round (a resend starts a new round): the first and one per scheduled wait. */
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
-/** The longest a timer waits (2^31 - 1 ms): past it `setTimeout` fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The wait (ms) after the `attempts`-th failed attempt of a round, scaled by `scale`; undefined

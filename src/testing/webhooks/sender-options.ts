@@ -1,7 +1,8 @@
 /** What configures the mock's webhook sender, checked once: its options and each endpoint. */
+
+import { MAX_TIMER_MS } from '../../core/timers';
 import { generateWebhookSecret, secretKeyBytes } from '../../webhooks/signature';
 import type { MockWebhookChaos, MockWebhookEndpoint, MockWebhookEndpointInput } from '../types';
-import { MAX_TIMER_MS } from './retry-schedule';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_LOG_SIZE = 10_000;
