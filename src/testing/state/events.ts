@@ -1,6 +1,6 @@
 /**
  * The service's webhook events as the mock makes them: one per state change of a payment, each
- * with the payment's full snapshot at that moment (`spec/service-webhooks.md`: snake_case, every
+ * with the payment's full snapshot at that moment (`docs/webhooks.md`: snake_case, every
  * stage key present, `null` until reached). The mock is in test mode: `live: false`, and the
  * synthetic transaction id `test:{paymentId}`.
  */
