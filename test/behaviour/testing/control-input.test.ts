@@ -104,6 +104,12 @@ describe('mock.failNext', () => {
     expect(() => mock.failNext(fault)).toThrow(new RegExp(`^failNext: ${literally(field)}`));
   });
 
+  it('refuses no fault at all', () => {
+    expect(() => createMockGateway().failNext(null as unknown as FailNextOptions)).toThrow(
+      /^failNext: body must be an object/,
+    );
+  });
+
   it('refuses a body that refers to itself', () => {
     const body: Record<string, unknown> = {};
     body.self = body;
