@@ -1,11 +1,12 @@
 /**
  * The service's webhook events as the mock makes them: one per state change of a payment, each
- * with the payment's full snapshot at that moment (`spec/service-webhooks.md`: snake_case, every
+ * with the payment's full snapshot at that moment (`docs/webhooks.md`: snake_case, every
  * stage key present, `null` until reached). The mock is in test mode: `live: false`, and the
  * synthetic transaction id `test:{paymentId}`.
  */
 import type { MockFee } from '../types';
 import { isoTime, type PaymentRecord } from './records';
+import { serviceJson } from './service-json';
 
 /** The payload contract's version, unrelated to the REST versions. */
 export const WEBHOOK_API_VERSION = '2026-05-18';
@@ -125,14 +126,33 @@ export function snapshotOf(payment: PaymentRecord, status: string, fee: MockFee 
   };
 }
 
-/** The envelope `{ id, type, api_version, created_at, data }`, serialised. */
-export function eventBody(
-  id: string,
-  type: PaymentEventType,
-  at: number,
-  data: ReturnType<typeof snapshotOf>,
-): string {
-  return JSON.stringify({
+type Snapshot = ReturnType<typeof snapshotOf>;
+type StageName = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
+
+/**
+ * The stages each event type implies (the facts' table): a receiver may rely on them being set.
+ * `payment.failed` and `payment.expired` also carry `processing` when the buyer had committed.
+ */
+export const IMPLIED_STAGES: Readonly<Record<PaymentEventType, readonly StageName[]>> = {
+  'payment.created': [],
+  'payment.processing': ['processing'],
+  'payment.succeeded': ['processing', 'success'],
+  'payment.failed': ['failed'],
+  'payment.expired': ['expired'],
+  'payment.cancelled': ['cancelled'],
+  'payment.settled': ['processing', 'success', 'settled'],
+};
+
+/**
+ * The envelope `{ id, type, api_version, created_at, data }`, serialised as the service does.
+ * Throws, sending nothing, when `data` lacks a stage `type` implies: the mock never sends one.
+ */
+export function eventBody(id: string, type: PaymentEventType, at: number, data: Snapshot): string {
+  const missing = IMPLIED_STAGES[type].find((stage) => data[stage] === null);
+  if (missing !== undefined) {
+    throw new Error(`mock webhooks: ${type} for ${data.payment_id} lacks its ${missing} stage`);
+  }
+  return serviceJson({
     id,
     type,
     api_version: WEBHOOK_API_VERSION,

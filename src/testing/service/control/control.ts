@@ -10,8 +10,10 @@ import type {
   MockAdvanceOptions,
   MockGateway,
 } from '../../types';
-import { checkFault } from '../http/fault-responses';
+import { shapeIssue } from '../http/control-input';
+import { faultIssues } from '../http/fault-responses';
 import { MAX_BODY_BYTES, payloadTooLarge, readBoundedText } from '../http/request-body';
+import { throwIfIssues } from '../http/request-context';
 import { errorResponse, type Issue, json, ServiceError, validationError } from '../http/responses';
 import { matchSegments } from '../http/router';
 import { paymentNotFound } from '../resources/payments';
@@ -208,14 +210,22 @@ function noRoute(request: Request, rest: string): ServiceError {
   );
 }
 
-/** An empty body reads as `{}`: `POST /__mock/reset` and `…/advance` need none. */
+/**
+ * An empty body reads as `{}`: `POST /__mock/reset` and `…/advance` need none. Every body is
+ * checked when given: no key naming a prototype, no nesting past a sane depth.
+ */
 function parseJson(text: string): unknown {
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw validationError([{ field: 'body', message: 'must be valid JSON' }]);
   }
+  const issue = shapeIssue(body, 'body');
+  // A field of the body is named as the routes name it: `headers.x`, not `body.headers.x`.
+  if (issue) throw validationError([{ ...issue, field: issue.field.replace(/^body\./, '') }]);
+  return body;
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -286,19 +296,16 @@ const FAULT_FIELDS: Record<keyof FailNextOptions, readonly FieldType[]> = {
 function faultBody(body: Record<string, unknown>): FailNextOptions {
   const issues: Issue[] = [];
   for (const [field, value] of Object.entries(body)) {
-    const types = FAULT_FIELDS[field as keyof FailNextOptions] as readonly FieldType[] | undefined;
+    const types = Object.hasOwn(FAULT_FIELDS, field)
+      ? FAULT_FIELDS[field as keyof FailNextOptions]
+      : undefined;
     if (!types) issues.push({ field, message: 'is not a field of failNext' });
     else if (!(types as readonly string[]).includes(typeOf(value))) {
       issues.push({ field, message: `must be a ${types.join(' or ')}` });
     }
   }
-  const { headers, match: where } = body;
-  if (isObject(headers)) {
-    for (const [name, value] of Object.entries(headers)) {
-      if (typeof value !== 'string')
-        issues.push({ field: `headers.${name}`, message: 'must be a string' });
-    }
-  }
+  // Header names and values are checked with the rest of the fault, by faultIssues.
+  const { match: where } = body;
   if (isObject(where)) {
     for (const [field, value] of Object.entries(where)) {
       if (field !== 'method' && field !== 'path') {
@@ -310,15 +317,7 @@ function faultBody(body: Record<string, unknown>): FailNextOptions {
   }
   if (issues.length > 0) throw validationError(issues);
   const fault = body as FailNextOptions;
-  try {
-    checkFault(fault);
-  } catch (error) {
-    // checkFault's messages name the field: `failNext: status must be …`.
-    const message =
-      error instanceof Error ? error.message.replace(/^failNext: /, '') : String(error);
-    const field = /^(\w+) must/.exec(message)?.[1] ?? 'body';
-    throw validationError([{ field, message: message.replace(/^\w+ (?=must)/, '') }]);
-  }
+  throwIfIssues(faultIssues(fault));
   return fault;
 }
 

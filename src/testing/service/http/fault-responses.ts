@@ -1,7 +1,9 @@
+import { MAX_TIMER_MS } from '../../../core/timers';
 import { gatewayCodeFor } from '../../../rules/gateway-errors';
 import type { FailNextOptions } from '../../types';
+import { headerIssues, isHeaderValue, shapeIssue } from './control-input';
 import type { Operation } from './operation';
-import { json } from './responses';
+import { type Issue, json } from './responses';
 
 /**
  * The code of an injected error when `failNext` gives none: one the operation's contract names
@@ -51,21 +53,51 @@ function merchantFaultCode(status: number, path: string): string {
 /** Statuses a Response may not carry a body with. */
 const NULL_BODY = new Set([204, 205, 304]);
 
-/** Throws at `failNext()` time for options that could never produce an answer. */
-export function checkFault(options: FailNextOptions): void {
-  const { status, times, delayMs, networkError } = options;
+/**
+ * What is wrong with a fault, each issue naming its field, checked when it is given (never when
+ * it is used): options that could never produce an answer, a delay no timer keeps, a header or
+ * `retryAfter` HTTP cannot carry, a key naming a prototype, or a body nested too deep.
+ */
+export function faultIssues(options: FailNextOptions): Issue[] {
+  if (!options || typeof options !== 'object')
+    return [{ field: 'body', message: 'must be an object' }];
+  const shape = shapeIssue(options, 'fault');
+  if (shape) return [{ ...shape, field: shape.field.replace(/^fault\./, '') }];
+  const { status, times, delayMs, networkError, retryAfter, headers } = options;
+  const issues: Issue[] = [];
   if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) {
-    throw new RangeError(`failNext: status must be an integer from 200 to 599, got ${status}`);
+    issues.push({ field: 'status', message: `must be an integer from 200 to 599, got ${status}` });
   }
-  if (times !== undefined && !(Number.isInteger(times) && times >= 1)) {
-    throw new RangeError(`failNext: times must be a positive integer, got ${times}`);
+  if (times !== undefined && !(Number.isSafeInteger(times) && times >= 1)) {
+    issues.push({ field: 'times', message: `must be a positive integer, got ${times}` });
   }
-  if (delayMs !== undefined && !(delayMs >= 0)) {
-    throw new RangeError(`failNext: delayMs must be >= 0, got ${delayMs}`);
+  if (delayMs !== undefined && !(delayMs >= 0 && delayMs <= MAX_TIMER_MS)) {
+    issues.push({
+      field: 'delayMs',
+      message: `must be from 0 to ${MAX_TIMER_MS} ms, got ${delayMs}`,
+    });
   }
-  if (status === undefined && !networkError && delayMs === undefined) {
-    throw new TypeError('failNext: give a status, networkError: true, or delayMs');
+  if (typeof retryAfter === 'string' && !isHeaderValue(retryAfter)) {
+    issues.push({ field: 'retryAfter', message: 'must hold no CR, LF or other control character' });
   }
+  if (headers !== undefined && headers !== null && typeof headers === 'object') {
+    issues.push(...headerIssues(headers));
+  }
+  if (issues.length === 0 && status === undefined && !networkError && delayMs === undefined) {
+    issues.push({ field: 'body', message: 'must give a status, networkError: true, or delayMs' });
+  }
+  return issues;
+}
+
+/** Fields whose issue is a number out of its range (a RangeError in-process), not a wrong shape. */
+const RANGE_FIELDS: ReadonlySet<string> = new Set(['status', 'times', 'delayMs']);
+
+/** Throws at `failNext()` time, naming the field, for a fault {@link faultIssues} refuses. */
+export function checkFault(options: FailNextOptions): void {
+  const [issue] = faultIssues(options);
+  if (!issue) return;
+  const message = `failNext: ${issue.field} ${issue.message}`;
+  throw RANGE_FIELDS.has(issue.field) ? new RangeError(message) : new TypeError(message);
 }
 
 /** The injected error response: the given raw or JSON body, else `{ code, message }`. */

@@ -4,14 +4,12 @@
  * settlement): the stage times its snapshot shows, its `payment_state_version`, one webhook event,
  * and a wake-up for the status reads held on it.
  */
+import { MAX_TIMER_MS } from '../../../core/timers';
 import type { KnownPaymentStatus } from '../../../rules/payments';
 import { eventBody, type PaymentEventType, snapshotOf, testTxId } from '../../state/events';
 import { moveTo, type PaymentRecord } from '../../state/records';
 import type { Store } from '../../state/store';
 import { notifyStatusChange } from './status-waiters';
-
-/** The longest delay a timer keeps: 2^31 - 1 ms (about 24.8 days); a later expiry sends no event. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** What a status is reached for, shown to people in the snapshot (never to branch on). */
 export interface ChangeReason {
@@ -24,6 +22,7 @@ export function recordCreated(store: Store, payment: PaymentRecord): void {
   payment.version = 0;
   send(store, payment, 'payment.created', payment.createdAt);
   const untilExpiry = payment.expiresAt * 1000 - Date.now();
+  // Past what a timer keeps (about 24.8 days), the expiry sends no event.
   if (untilExpiry > MAX_TIMER_MS) return;
   store.later(Math.max(0, untilExpiry), () => {
     // A reset() replaced the record, or the buyer acted first: nothing expires.
@@ -49,6 +48,10 @@ export function changeStatus(
   const { stages } = payment;
   if (status === 'processing' || status === 'succeeded' || status === 'failed') {
     payment.tx ??= { hash: testTxId(payment.id), nonce: store.rng.int(0, 5000) };
+  }
+  // The buyer had committed (a seeded payment too): its snapshots show processing from then on.
+  if (payment.status === 'processing' || payment.status === 'succeeded') {
+    stages.processingAt ??= payment.updatedAt;
   }
   if (status === 'processing') stages.processingAt ??= at;
   if (status === 'succeeded') {

@@ -2,7 +2,7 @@
 // field, never the secret), what the log hands out (copies), endpoint types, removal, and chaos
 // that follows the seed.
 import { createMockGateway, type MockWebhookChaos } from 'merchant-gateway/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const sink = () => {
   const bodies: string[] = [];
@@ -69,6 +69,29 @@ describe('the mock webhook sender', () => {
     mock.setPaymentStatus(id, 'failed');
     expect(await mock.webhooks.idle()).toBe(true);
     expect(bodies).toHaveLength(1);
+    mock.close();
+  });
+
+  it('forgets the oldest finished delivery at the log size, keeping the pending ones', async () => {
+    let calls = 0;
+    const mock = createMockGateway({
+      webhooks: [{ url: 'https://shop.example/hooks' }],
+      webhookLogSize: 2,
+      // Only the second delivery is acknowledged; the others hang (pending until close).
+      webhookFetch: () =>
+        ++calls === 2 ? Promise.resolve(new Response(null)) : new Promise<Response>(() => {}),
+      webhookTimeoutMs: 60_000,
+    });
+    const [first, second, third] = mock.payments().filter((p) => p.status === 'requires_action');
+    mock.setPaymentStatus(first?.id as string, 'cancelled');
+    mock.setPaymentStatus(second?.id as string, 'cancelled');
+    await vi.waitUntil(() => mock.webhooks.deliveries()[1]?.status === 'delivered');
+    mock.setPaymentStatus(third?.id as string, 'cancelled');
+    // The delivered one went, though the pending one before it is older.
+    expect(mock.webhooks.deliveries().map((d) => [d.paymentId, d.status])).toEqual([
+      [first?.id, 'pending'],
+      [third?.id, 'pending'],
+    ]);
     mock.close();
   });
 
