@@ -15,6 +15,22 @@ export type {
   CheckoutRouteOperation,
   CheckoutRouteOptions,
 } from './checkout/types';
+export { createCheckout } from './checkout/create-checkout';
+export { CheckoutStateError } from './checkout/state-error';
+export type {
+  Checkout,
+  CheckoutAction,
+  CheckoutClient,
+  CheckoutError,
+  CheckoutSnapshot,
+  CheckoutState,
+  CheckoutWallet,
+  CreateCheckoutOptions,
+} from './checkout/controller-types';
+export { walletFromAccount } from './checkout/wallet-account';
+export type { CheckoutWalletOptions } from './checkout/wallet-chains';
+export type { Eip1193Provider } from './checkout/wallet-eip1193';
+export { walletFromEip1193 } from './checkout/wallet-eip1193';
 export type { WithResponse } from './core/api-promise';
 export { ApiPromise } from './core/api-promise';
 export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';
@@ -46,6 +62,7 @@ export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/
 // What a client hands its resources: named in their constructors' declarations, so exported for
 // declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
 export type { BaseContext, ResourceContext } from './resources/resource';
+export type { ServiceTypedData } from './resources/typed-data';
 export type {
   BuildAction,
   BuildPayload,
