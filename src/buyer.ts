@@ -6,17 +6,6 @@
 
 export type { BuyerClientOptions } from './buyer-client';
 export { BuyerClient } from './buyer-client';
-// The checkout route's options and handlers (`buyer.route()`).
-export type {
-  CheckoutNodeRequest,
-  CheckoutNodeResponse,
-  CheckoutRoute,
-  CheckoutRouteCall,
-  CheckoutRouteOperation,
-  CheckoutRouteOptions,
-} from './checkout/types';
-export { createCheckout } from './checkout/create-checkout';
-export { CheckoutStateError } from './checkout/state-error';
 export type {
   Checkout,
   CheckoutAction,
@@ -27,6 +16,18 @@ export type {
   CheckoutWallet,
   CreateCheckoutOptions,
 } from './checkout/controller-types';
+export { createCheckout } from './checkout/create-checkout';
+export { CheckoutStateError } from './checkout/state-error';
+export type { ServiceTypedData } from './checkout/typed-data';
+// The checkout route's options and handlers (`buyer.route()`).
+export type {
+  CheckoutNodeRequest,
+  CheckoutNodeResponse,
+  CheckoutRoute,
+  CheckoutRouteCall,
+  CheckoutRouteOperation,
+  CheckoutRouteOptions,
+} from './checkout/types';
 export { walletFromAccount } from './checkout/wallet-account';
 export type { CheckoutWalletOptions } from './checkout/wallet-chains';
 export type { Eip1193Provider } from './checkout/wallet-eip1193';
@@ -62,7 +63,6 @@ export type { BuyerAccount, BuyerPayParams, TypedDataToSign } from './resources/
 // What a client hands its resources: named in their constructors' declarations, so exported for
 // declaration emit (a `const p = gateway.payments` in a user's .d.ts); not built by users.
 export type { BaseContext, ResourceContext } from './resources/resource';
-export type { ServiceTypedData } from './resources/typed-data';
 export type {
   BuildAction,
   BuildPayload,

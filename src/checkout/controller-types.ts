@@ -1,8 +1,18 @@
 /** The checkout controller's public types: its states, snapshot, wallet seam and options. */
-import type { Buyer } from '../resources/buyer';
-import type { ServiceTypedData } from '../resources/typed-data';
-import type { CollectData, PaymentOption } from '../schemas/buyer';
-import type { PaymentStatus, PaymentView } from '../schemas/payment-view';
+import type { RequestOptions } from '../core/http/spec';
+import type {
+  BuyerAction,
+  BuyerPollParams,
+  CollectData,
+  ConfirmPaymentParams,
+  FetchActionsParams,
+  GatewayCancellation,
+  PaymentOption,
+  PaymentOptions,
+  PaymentOptionsParams,
+} from '../schemas/buyer';
+import type { PaymentStatus, PaymentStatusResult, PaymentView } from '../schemas/payment-view';
+import type { ServiceTypedData } from './typed-data';
 
 /**
  * Where a checkout stands. `loading` until `start()` has read the payment; then the wallet
@@ -88,11 +98,35 @@ export interface CheckoutWallet {
   signTypedData(account: string, typedData: ServiceTypedData): Promise<string>;
 }
 
-/** The buyer's calls the controller makes: a `BuyerClient`, or a main client's `gateway.buyer`. */
-export type CheckoutClient = Pick<
-  Buyer,
-  'get' | 'status' | 'options' | 'fetchActions' | 'confirm' | 'cancel'
->;
+/**
+ * The buyer's calls the controller makes: a `BuyerClient`, or a main client's `gateway.buyer`
+ * (an interface of its own, so this room does not import resources/).
+ */
+export interface CheckoutClient {
+  get(paymentId: string, options?: RequestOptions): PromiseLike<PaymentView>;
+  status(
+    paymentId: string,
+    poll?: BuyerPollParams,
+    options?: RequestOptions,
+  ): PromiseLike<PaymentStatusResult>;
+  options(
+    paymentId: string,
+    params: PaymentOptionsParams,
+    options?: RequestOptions,
+  ): PromiseLike<PaymentOptions>;
+  fetchActions(
+    paymentId: string,
+    params: FetchActionsParams,
+    options?: RequestOptions,
+  ): PromiseLike<BuyerAction[]>;
+  confirm(
+    paymentId: string,
+    params: ConfirmPaymentParams,
+    poll?: BuyerPollParams,
+    options?: RequestOptions,
+  ): PromiseLike<PaymentStatusResult>;
+  cancel(paymentId: string, options?: RequestOptions): PromiseLike<GatewayCancellation>;
+}
 
 interface CheckoutBase {
   /** The payment to pay (its id in `gatewayUrl`). */

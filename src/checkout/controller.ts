@@ -7,8 +7,6 @@ import { sleep } from '../core/timers';
 import type { CollectData, PaymentOption } from '../schemas/buyer';
 import type { PaymentStatusResult } from '../schemas/payment-view';
 import { collectedFields } from './collected-data';
-import { CheckoutStateError } from './state-error';
-import { type CheckoutTransport, type Failure, failureOf } from './transport';
 import type {
   Checkout,
   CheckoutAction,
@@ -17,6 +15,8 @@ import type {
   CheckoutState,
   CheckoutWallet,
 } from './controller-types';
+import { CheckoutStateError } from './state-error';
+import { type CheckoutTransport, type Failure, failureOf } from './transport';
 import { walletError } from './wallet-errors';
 
 /** The actions each state takes; any other is a CheckoutStateError. */

@@ -2,9 +2,9 @@ import { RequestValidationError, type ValidationIssue } from '../core/errors/bas
 import { pathIdProblem } from '../core/http/path';
 import { signalProblem } from '../core/http/prepare';
 import { CheckoutController } from './controller';
+import type { Checkout, CheckoutClient, CreateCheckoutOptions } from './controller-types';
 import { routeTransport } from './route-transport';
 import { clientTransport } from './transport';
-import type { Checkout, CheckoutClient, CreateCheckoutOptions } from './controller-types';
 
 const CLIENT_METHODS = ['get', 'status', 'options', 'fetchActions', 'confirm', 'cancel'] as const;
 

@@ -3,6 +3,8 @@
  * every action resolved and checked as `buyer.pay` checks it, then signed by the wallet.
  */
 import type { PayFailure } from '../core/errors/pay-error';
+import type { PaymentOption } from '../schemas/buyer';
+import type { CheckoutError, CheckoutWallet } from './controller-types';
 import {
   type Fail,
   firstLine,
@@ -10,10 +12,8 @@ import {
   signatureResult,
   signingRequests,
   walletCalls,
-} from '../resources/pay-steps';
-import type { PaymentOption } from '../schemas/buyer';
+} from './pay-steps';
 import type { CheckoutTransport } from './transport';
-import type { CheckoutError, CheckoutWallet } from './controller-types';
 import { addressOf } from './wallet-chains';
 import { isUserRejection } from './wallet-errors';
 

@@ -39,19 +39,19 @@ export interface CheckoutTransport {
 /** The controller's calls on a client's own buyer methods (retries, timeouts and checks as theirs). */
 export function clientTransport(client: CheckoutClient, paymentId: string): CheckoutTransport {
   return {
-    get: (signal) => client.get(paymentId, { signal }),
-    options: (accounts, refresh, signal) =>
+    get: async (signal) => client.get(paymentId, { signal }),
+    options: async (accounts, refresh, signal) =>
       client.options(
         paymentId,
         { accounts, includePaymentInfo: true, ...(refresh === undefined ? {} : { refresh }) },
         { signal },
       ),
-    fetchActions: (optionId, data, signal) =>
+    fetchActions: async (optionId, data, signal) =>
       client.fetchActions(paymentId, { optionId, data }, { signal }),
-    confirm: (params, maxPollMs, signal) =>
+    confirm: async (params, maxPollMs, signal) =>
       client.confirm(paymentId, params, { maxPollMs }, { signal }),
-    status: (maxPollMs, signal) => client.status(paymentId, { maxPollMs }, { signal }),
-    cancel: (signal) => client.cancel(paymentId, { signal }),
+    status: async (maxPollMs, signal) => client.status(paymentId, { maxPollMs }, { signal }),
+    cancel: async (signal) => client.cancel(paymentId, { signal }),
   };
 }
 

@@ -1,7 +1,6 @@
 import { RequestValidationError } from '../core/errors/base';
-import type { BuyerAccount } from '../resources/buyer-pay';
-import { toSigningData } from '../resources/typed-data';
 import type { CheckoutWallet } from './controller-types';
+import { type BuyerAccount, toSigningData } from './typed-data';
 import { ADDRESS, addressOf, type CheckoutWalletOptions, walletChains } from './wallet-chains';
 
 /**

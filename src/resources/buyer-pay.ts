@@ -1,3 +1,13 @@
+import {
+  type Fail,
+  firstLine,
+  notOpenMessage,
+  payableTerms,
+  signatureResult,
+  signingRequests,
+  walletCalls,
+} from '../checkout/pay-steps';
+import type { BuyerAccount } from '../checkout/typed-data';
 import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
 import { PayError, type PayFailure } from '../core/errors/pay-error';
 import { pathIdProblem } from '../core/http/path';
@@ -14,29 +24,8 @@ import type {
   PaymentOptionsParams,
 } from '../schemas/buyer';
 import type { PaymentStatusResult } from '../schemas/payment-status';
-import {
-  type Fail,
-  firstLine,
-  notOpenMessage,
-  payableTerms,
-  signatureResult,
-  signingRequests,
-  walletCalls,
-} from './pay-steps';
-import type { TypedDataToSign } from './typed-data';
 
-export type { TypedDataToSign } from './typed-data';
-
-/**
- * What `buyer.pay` signs with: a viem `LocalAccount` (`privateKeyToAccount(key)`), or anything
- * with an `address` and viem's `signTypedData` signature (a wallet client's account, a KMS signer).
- */
-export interface BuyerAccount {
-  /** The account's 0x-prefixed, 20-byte EVM address (any case). */
-  address: string;
-  /** Signs EIP-712 typed data; resolves with the 0x-prefixed hex signature. */
-  signTypedData(typedData: TypedDataToSign): Promise<string>;
-}
+export type { BuyerAccount, TypedDataToSign } from '../checkout/typed-data';
 
 /** Input of `buyer.pay`. */
 export interface BuyerPayParams {

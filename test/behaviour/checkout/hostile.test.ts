@@ -5,8 +5,8 @@ import { createCheckout } from 'merchant-gateway/buyer';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, test } from 'vitest';
 import { option, receiveWithAuthorizationData, signAction } from '../../support/buyer-fixtures';
+import { spyWallet } from './controller-support';
 import { ownRoute } from './own-route';
-import { spyWallet } from './support';
 
 const OTHER = '0x1111111111111111111111111111111111111111';
 

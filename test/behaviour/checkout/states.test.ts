@@ -11,8 +11,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, test } from 'vitest';
 import { option, processing } from '../../support/buyer-fixtures';
+import { spyWallet } from './controller-support';
 import { ownRoute } from './own-route';
-import { spyWallet } from './support';
 
 const ACTIONS: Record<Exclude<CheckoutAction, 'start'>, (c: Checkout) => Promise<void>> = {
   connect: (c) => c.connect(),

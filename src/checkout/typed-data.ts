@@ -1,6 +1,7 @@
 /**
  * EIP-712 typed data as the service puts it in an `eth_signTypedData_v4` action, and as viem's
- * `signTypedData` takes it: shared by `buyer.pay` and the checkout's wallets.
+ * `signTypedData` takes it: shared by `buyer.pay` and the checkout's wallets (here, below
+ * resources/, so both reach it).
  */
 
 /** EIP-712 typed data as `buyer.pay` hands it to an account (`EIP712Domain` left out of `types`). */
@@ -16,6 +17,17 @@ export interface TypedDataToSign {
   types: Record<string, readonly { name: string; type: string }[]>;
   primaryType: string;
   message: Record<string, unknown>;
+}
+
+/**
+ * What `buyer.pay` signs with: a viem `LocalAccount` (`privateKeyToAccount(key)`), or anything
+ * with an `address` and viem's `signTypedData` signature (a wallet client's account, a KMS signer).
+ */
+export interface BuyerAccount {
+  /** The account's 0x-prefixed, 20-byte EVM address (any case). */
+  address: string;
+  /** Signs EIP-712 typed data; resolves with the 0x-prefixed hex signature. */
+  signTypedData(typedData: TypedDataToSign): Promise<string>;
 }
 
 /** Typed data as the service gave it: `EIP712Domain` in `types`, `chainId` as it was written. */
