@@ -306,14 +306,19 @@ export class CheckoutController implements Checkout {
     if (state === 'confirming') await this.#follow(null);
   }
 
-  /** Reads the status (held) until the payment is final or open again; outlives failures. */
+  /**
+   * Reads the status (held) until the payment is final or open again; outlives failures. After a
+   * call whose outcome is unknown (`stillOpen` set) the first read is not held: a payment the
+   * call did not reach is still open, and a held read would wait on it.
+   */
   async #follow(stillOpen: CheckoutError | null): Promise<void> {
     const { signal } = this.#abort;
+    let hold = stillOpen === null ? HOLD_MS : 0;
     for (let failures = 0; !signal.aborted; ) {
       const began = Date.now();
       let result: PaymentStatusResult;
       try {
-        result = await this.#transport.status(HOLD_MS, signal);
+        result = await this.#transport.status(hold, signal);
       } catch (error) {
         const failure = failureOf(error);
         if (signal.aborted || this.#ended(failure)) return;
@@ -323,6 +328,7 @@ export class CheckoutController implements Checkout {
         continue;
       }
       failures = 0;
+      hold = HOLD_MS;
       if (this.#apply(result, stillOpen)) return;
       // A service that answered before its hold without a change: read again after pollInMs.
       const pause = Math.min(Math.max(result.pollInMs ?? 1000, 100), 30_000) - (Date.now() - began);
