@@ -19,6 +19,8 @@ export interface OwnRouteAnswers {
   confirm?: (body: unknown) => [number, unknown];
   /** The status reads' answer (default: succeeded). */
   status?: unknown;
+  /** Any answer of the test's own, before the ones above (`undefined` to let them answer). */
+  override?: (step: string, body: unknown, seen: Seen[]) => [number, unknown] | 'drop' | undefined;
 }
 
 async function bodyOf(request: IncomingMessage): Promise<unknown> {
@@ -42,6 +44,9 @@ export async function ownRoute(answers: OwnRouteAnswers) {
       const body = await bodyOf(request);
       const step = url.pathname.replace(/^\/api\/wcp\/payment\/[^/]+/, '') || '/';
       seen.push({ method: request.method ?? '', path: step, body });
+      const own = answers.override?.(step, body, seen);
+      if (own === 'drop') return response.destroy();
+      if (own !== undefined) return send(response, own[0], own[1]);
       if (step === '/') return send(response, 200, viewBody);
       if (step === '/options') {
         return send(response, 200, optionsBody(answers.options, answers.optionsExtra));
