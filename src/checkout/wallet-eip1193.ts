@@ -42,7 +42,12 @@ export function walletFromEip1193(
     signTypedData: async (account, typedData) => {
       const wanted = BigInt(account.split(':')[1] ?? '0');
       const current = await provider.request({ method: 'eth_chainId' });
-      if (typeof current !== 'string' || BigInt(current) !== wanted) {
+      // A wallet that answers its chain oddly is switched: the switch is harmless when already there.
+      if (
+        typeof current !== 'string' ||
+        !/^0x[0-9a-fA-F]+$/.test(current) ||
+        BigInt(current) !== wanted
+      ) {
         await provider.request({
           method: 'wallet_switchEthereumChain',
           params: [{ chainId: `0x${wanted.toString(16)}` }],
