@@ -25,7 +25,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('createCheckout through gateway.buyer.route', { timeout: 30_000 }, () => {
+describe('createCheckout through gateway.buyer.route', { timeout: 60_000 }, () => {
   test('goes from loading to succeeded, the page holding no key', async () => {
     const psp = await pspServer();
     try {

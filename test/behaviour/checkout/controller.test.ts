@@ -29,7 +29,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('createCheckout with a BuyerClient', { timeout: 30_000 }, () => {
+describe('createCheckout with a BuyerClient', { timeout: 60_000 }, () => {
   test('goes from loading to succeeded: wallet, options, selection, signature, confirm, status', async () => {
     const payment = await openPayment(served.gateway, 'checkout-1');
     const account = privateKeyToAccount(generatePrivateKey());
@@ -118,7 +118,7 @@ describe('createCheckout with a BuyerClient', { timeout: 30_000 }, () => {
   });
 });
 
-describe('quotes', { timeout: 30_000 }, () => {
+describe('quotes', { timeout: 60_000 }, () => {
   /** Moves every clock reading (the controller's and the mock's) `ms` later. */
   function laterBy(ms: number) {
     const now = Date.now.bind(Date);
@@ -169,7 +169,7 @@ describe('quotes', { timeout: 30_000 }, () => {
   });
 });
 
-describe('wallets', { timeout: 30_000 }, () => {
+describe('wallets', { timeout: 60_000 }, () => {
   test('an injected wallet on another chain is switched to the option’s, and a rejection returns to the option', async () => {
     const payment = await openPayment(served.gateway, 'checkout-eip1193');
     const account = privateKeyToAccount(generatePrivateKey());

@@ -54,7 +54,7 @@ describe('input named before anything is sent', () => {
   });
 });
 
-describe('failures leave the buyer where they can go on', { timeout: 30_000 }, () => {
+describe('failures leave the buyer where they can go on', { timeout: 60_000 }, () => {
   test('a failed read of the payment stays in loading with the error; start() again reads it', async () => {
     const { checkout } = await on({
       override: (step, _, seen) => (step === '/' && seen.length === 1 ? 'drop' : undefined),
@@ -170,7 +170,7 @@ describe('failures leave the buyer where they can go on', { timeout: 30_000 }, (
   });
 });
 
-describe('answers that end or move the payment', { timeout: 30_000 }, () => {
+describe('answers that end or move the payment', { timeout: 60_000 }, () => {
   test.each([
     ['sanctioned_user', 'sanctioned_user'],
     ['payment_expired', 'expired'],
@@ -210,7 +210,7 @@ describe('answers that end or move the payment', { timeout: 30_000 }, () => {
   });
 });
 
-describe('renewals and back', { timeout: 30_000 }, () => {
+describe('renewals and back', { timeout: 60_000 }, () => {
   test('refreshOptions renews every option offered, or the selected one, without quoteExpired', async () => {
     const { checkout, service } = await on({});
     await checkout.start();
@@ -298,7 +298,7 @@ describe('renewals and back', { timeout: 30_000 }, () => {
   });
 });
 
-describe('destroyed or aborted mid-flow', { timeout: 30_000 }, () => {
+describe('destroyed or aborted mid-flow', { timeout: 60_000 }, () => {
   test('destroy() while the status is followed ends the flow quietly; nothing more is heard', async () => {
     const { checkout } = await on({ confirm: () => [200, processing], status: processing });
     await checkout.start();

@@ -20,7 +20,7 @@ function altered(
   return JSON.stringify(typed);
 }
 
-describe('a hostile service behind the route', { timeout: 30_000 }, () => {
+describe('a hostile service behind the route', { timeout: 60_000 }, () => {
   test.each([
     [
       'another chain',

@@ -71,7 +71,7 @@ const TAKES: Record<string, string[]> = {
   succeeded: [],
 };
 
-describe('actions that do not apply', { timeout: 30_000 }, () => {
+describe('actions that do not apply', { timeout: 60_000 }, () => {
   test.each(Object.keys(PATHS))(
     'in %s, every other action is refused and changes nothing',
     async (state) => {
@@ -123,7 +123,7 @@ describe('actions that do not apply', { timeout: 30_000 }, () => {
   });
 });
 
-describe('the store (useSyncExternalStore contract)', { timeout: 30_000 }, () => {
+describe('the store (useSyncExternalStore contract)', { timeout: 60_000 }, () => {
   test('the same snapshot object until something changes, a new one after; unsubscribe stops calls', async () => {
     const { checkout } = await checkoutOnOwnRoute();
     const first = checkout.getSnapshot();
@@ -157,7 +157,7 @@ describe('the store (useSyncExternalStore contract)', { timeout: 30_000 }, () =>
   });
 });
 
-describe('compliance data and lost answers', { timeout: 30_000 }, () => {
+describe('compliance data and lost answers', { timeout: 60_000 }, () => {
   test('collectData asks for the form; its values go with the confirm as collectedData', async () => {
     const { checkout, service } = await checkoutOnOwnRoute({ collect: true });
     await PATHS.information_capture?.(checkout);
