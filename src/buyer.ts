@@ -6,6 +6,19 @@
 
 export type { BuyerClientOptions } from './buyer-client';
 export { BuyerClient } from './buyer-client';
+export type {
+  Checkout,
+  CheckoutAction,
+  CheckoutClient,
+  CheckoutError,
+  CheckoutSnapshot,
+  CheckoutState,
+  CheckoutWallet,
+  CreateCheckoutOptions,
+} from './checkout/controller-types';
+export { createCheckout } from './checkout/create-checkout';
+export { CheckoutStateError } from './checkout/state-error';
+export type { ServiceTypedData } from './checkout/typed-data';
 // The checkout route's options and handlers (`buyer.route()`).
 export type {
   CheckoutNodeRequest,
@@ -15,6 +28,10 @@ export type {
   CheckoutRouteOperation,
   CheckoutRouteOptions,
 } from './checkout/types';
+export { walletFromAccount } from './checkout/wallet-account';
+export type { CheckoutWalletOptions } from './checkout/wallet-chains';
+export type { Eip1193Provider } from './checkout/wallet-eip1193';
+export { walletFromEip1193 } from './checkout/wallet-eip1193';
 export type { WithResponse } from './core/api-promise';
 export { ApiPromise } from './core/api-promise';
 export type { ErrorCode, KnownErrorCode } from './core/errors/api-error';

@@ -9,6 +9,21 @@
  */
 export const MAX_PAY_ACTIONS = 8;
 
+/**
+ * The EVM chains an account is offered on when no chain is named (`buyer.pay`, the checkout's
+ * wallets): Ethereum, Optimism, BNB Smart Chain, Polygon, Base, Arbitrum One and Avalanche
+ * C-Chain, in that order.
+ */
+export const DEFAULT_PAY_CHAINS = [
+  'eip155:1',
+  'eip155:10',
+  'eip155:56',
+  'eip155:137',
+  'eip155:8453',
+  'eip155:42161',
+  'eip155:43114',
+] as const;
+
 /** What an option commits to, read from its `account` and `amount`. */
 export interface OptionTerms {
   /** CAIP-2 chain of the option's account, e.g. `eip155:8453`. */
