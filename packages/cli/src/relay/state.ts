@@ -3,7 +3,8 @@
  * (written beside it, flushed, then renamed over it), so a kill at any moment leaves the old
  * state or the new one, never half of one.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import type { PaymentFollowerCheckpoint } from 'merchant-gateway';
 import type { RelayEvent } from './webhook';
 
@@ -144,64 +145,99 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Rounds of the takeover before giving up (each ends refused, taken, or with the lock changed). */
+const LOCK_ROUNDS = 10;
+/** A relay that took a stale lock looks again this long after, when every racer has acted. */
+const TAKEOVER_SETTLE_MS = 100;
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
+const holderOf = (text: string | undefined) => {
+  const pid = Number.parseInt(text ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+};
+const readText = (file: string) => readFile(file, 'utf8').catch(() => undefined);
+
 /**
- * Takes `FILE.lock` beside the state file: created with `wx` (atomic: one creator wins), holding
- * the holder's pid. A lock whose pid no longer runs (the holder was SIGKILLed) is taken over; one
- * whose pid runs refuses the start. A reused pid (the holder died and an unrelated process got
- * its number) refuses too: the message names the file and pid so an operator can remove it.
- * Resolves with the release (the lock file removed when it is still ours).
+ * Creates `lock` holding this process's pid, only if there is none: the pid is written to a file
+ * of its own first and linked in place (link refuses an existing name), so the lock never exists
+ * empty or half-written for a racing relay to mistake for a dead one.
+ */
+async function createLock(lock: string): Promise<boolean> {
+  const temporary = `${lock}.${process.pid}.${randomUUID()}.tmp`;
+  const file = await open(temporary, 'wx');
+  try {
+    await file.writeFile(`${process.pid}\n`);
+    await file.datasync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await link(temporary, lock);
+    return true;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/**
+ * Takes `FILE.lock` beside the state file, holding the holder's pid, created exclusively. A lock
+ * whose pid no longer runs (the holder was SIGKILLed) is taken over atomically: moved aside under a
+ * name of our own (`rename`: of racers, one moves it), checked to still name the dead pid, then the
+ * new lock created exclusively; a lock moved aside that turns out to be a live relay's is linked
+ * back. Of relays started at once on a dead holder's lock, exactly one runs. One whose pid runs
+ * refuses the start; a reused pid (an unrelated process got the dead holder's number) refuses too:
+ * the message names the file and pid so an operator can remove it. Resolves with the release (the
+ * lock file removed when it is still ours).
  */
 export async function lockStateFile(path: string): Promise<() => Promise<void>> {
   const lock = `${path}.lock`;
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      const file = await open(lock, 'wx');
-      try {
-        await file.writeFile(`${process.pid}\n`);
-        await file.datasync();
-      } finally {
-        await file.close();
-      }
-      return async () => {
-        const holder = await readFile(lock, 'utf8').catch(() => '');
-        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const release = async () => {
+    if (holderOf(await readText(lock)) === process.pid) await rm(lock, { force: true });
+  };
+  let tookStale = false;
+  for (let round = 0; round < LOCK_ROUNDS; round++) {
+    if (await createLock(lock)) {
+      if (!tookStale) return release;
+      // A racer that read the dead pid before we replaced it may move our lock aside and link it
+      // back; should another relay slip in meanwhile, the lock names it and we are refused below.
+      await new Promise((resolve) => setTimeout(resolve, TAKEOVER_SETTLE_MS));
+      if (holderOf(await readText(lock)) === process.pid) return release;
+      continue;
     }
-    const text = await readFile(lock, 'utf8').catch(() => undefined);
+    const text = await readText(lock);
     if (text === undefined) continue; // removed meanwhile: try again
-    const pid = Number.parseInt(text, 10);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+    const pid = holderOf(text);
+    if (pid !== undefined && pid !== process.pid && alive(pid)) {
       throw new StateLockedError(
         `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
       );
     }
-    // The holder is gone (or the lock was torn before its pid was written): take it over. Two
-    // relays doing so at once: the rename is atomic, and the loser sees the winner's pid next.
-    const mine = `${lock}.${process.pid}`;
-    await rm(mine, { force: true });
-    const file = await open(mine, 'wx');
+    // The holder is gone (or an older version's lock was torn before its pid was written).
+    const aside = `${lock}.${process.pid}.${randomUUID()}.stale`;
     try {
-      await file.writeFile(`${process.pid}\n`);
-    } finally {
-      await file.close();
+      await rename(lock, aside);
+    } catch (error) {
+      if (errno(error) === 'ENOENT') continue; // another relay moved it first
+      throw error;
     }
-    const still = await readFile(lock, 'utf8').catch(() => undefined);
-    if (still !== text) {
-      await rm(mine, { force: true });
-      continue;
+    const moved = await readText(aside);
+    if (moved !== text) {
+      // Not the dead holder's lock: a relay took it since we read it. Back in place, never over
+      // a newer one.
+      await link(aside, lock).catch((error: unknown) => {
+        if (errno(error) !== 'EEXIST') throw error;
+      });
     }
-    await rename(mine, lock);
-    const now = await readFile(lock, 'utf8').catch(() => '');
-    if (Number.parseInt(now, 10) === process.pid) {
-      return async () => {
-        const holder = await readFile(lock, 'utf8').catch(() => '');
-        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
-      };
-    }
+    await rm(aside, { force: true });
+    tookStale ||= moved === text;
   }
+  const pid = holderOf(await readText(lock));
   throw new StateLockedError(
-    `${path}: could not take its lock ${lock} (another relay is starting)`,
+    pid !== undefined && pid !== process.pid && alive(pid)
+      ? `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`
+      : `${path}: could not take its lock ${lock} (another relay is starting)`,
   );
 }
