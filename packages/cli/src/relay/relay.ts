@@ -18,7 +18,13 @@ import {
   type PaymentView,
   PollTimeoutError,
 } from 'merchant-gateway';
-import { envelopeOf, type PaymentFacts, type RelayEvent } from './envelope';
+import {
+  envelopeOf,
+  missingStages,
+  type PaymentFacts,
+  type RelayEvent,
+  stageTimesOf,
+} from './envelope';
 import type { PendingChange, RelayState, StateStore } from './state';
 
 /** The follower's longest per-payment deadline (setTimeout's limit): the relay re-adds past it. */
@@ -29,6 +35,9 @@ const OVERLAP_MS = 60_000;
 const BUILDING = 16;
 /** What the list's `referenceId` filter takes (the SDK refuses other values before sending). */
 const REFERENCE = /^[A-Za-z0-9 /:.,+-]{3,35}$/;
+/** The first pause before the reads of an event are made again (doubling up to MAX_REREAD_MS). */
+const FIRST_REREAD_MS = 250;
+const MAX_REREAD_MS = 30_000;
 /** How long a succeeded payment is read for its settlement (`payment.settled`) at most. */
 export const SETTLEMENT_WATCH_MS = 24 * 60 * 60 * 1000;
 
@@ -95,6 +104,8 @@ export class Relay {
   readonly #views = new Map<string, PaymentView>();
   /** When each payment awaiting its settlement was last read (epoch ms). */
   readonly #settleReads = new Map<string, number>();
+  /** Builds waiting to read a payment again: woken (to stop) when the relay stops. */
+  readonly #pauses = new Set<() => void>();
   #end!: (end: RelayEnd) => void;
   readonly #ended: Promise<RelayEnd>;
 
@@ -129,6 +140,8 @@ export class Relay {
       this.#ended,
     ]);
     this.#stopping = true;
+    for (const wake of this.#pauses) wake();
+    this.#pauses.clear();
     clearTimeout(this.#discoveryTimer);
     const checkpoint = this.#checkpoint();
     this.#follower?.close();
@@ -260,25 +273,53 @@ export class Relay {
 
   /**
    * Reads the payment (details, list item, buyer-facing view), builds the service's envelope with
-   * the payment's next sequence number, and hands it to the sink. A succeeded payment not settled
-   * yet is watched for its settlement.
+   * the payment's next sequence number, and hands it to the sink. The reads are made again (after
+   * a growing pause) until none fails and the event carries every stage its type implies; a stop
+   * meanwhile leaves the change in `pending`. A succeeded payment not settled yet is watched for
+   * its settlement.
    */
   async #emit(change: PendingChange): Promise<void> {
     const { paymentId, merchantId, status, isFinal, observedAt } = change;
     const state = this.#state;
     state.sequence ??= {};
     state.settling ??= {};
-    const { sequence, settling } = state;
+    state.stages ??= {};
+    const { sequence, settling, stages } = state;
     const createdAt = this.#createdAt(paymentId);
-    const facts = await this.#facts(paymentId, merchantId, createdAt);
+    const live = this.#options.live ?? false;
+    const build = (status: string, facts: PaymentFacts, version: number): RelayEvent =>
+      envelopeOf(
+        { paymentId, merchantId, status, version, observedAt, createdAt, live },
+        facts,
+        stages[paymentId],
+      );
+    let facts: PaymentFacts;
+    for (let pause = FIRST_REREAD_MS, said = false; ; pause = Math.min(pause * 2, MAX_REREAD_MS)) {
+      const read = await this.#facts(paymentId, merchantId, createdAt);
+      facts = read.facts;
+      const trial = build(status, facts, 0);
+      const missing = [
+        ...missingStages(trial),
+        ...(trial.type === 'payment.succeeded' && trial.data.settled !== null
+          ? missingStages(build('settled', facts, 0))
+          : []),
+      ];
+      if (read.complete && missing.length === 0) break;
+      if (missing.length > 0 && read.complete && !said) {
+        said = true;
+        this.#options.warn(
+          `${paymentId} ${trial.type}: the service shows no ${missing.join(', ')} stage yet; reading it again`,
+        );
+      }
+      if (!(await this.#pause(pause))) return; // stopping: kept in `pending` for the next start
+    }
     const next = (status: string): RelayEvent => {
       const version = sequence[paymentId] ?? 0;
       sequence[paymentId] = version + 1;
-      const live = this.#options.live ?? false;
-      return envelopeOf(
-        { paymentId, merchantId, status, version, observedAt, createdAt, live },
-        facts,
-      );
+      const event = build(status, facts, version);
+      // The times given now are the payment's from here on (a restart keeps them with the state).
+      stages[paymentId] = { ...stageTimesOf(event), ...stages[paymentId] };
+      return event;
     };
     const event = next(status);
     const settledToo = event.type === 'payment.succeeded' && event.data.settled !== null;
@@ -301,10 +342,32 @@ export class Relay {
       this.#settleReads.delete(paymentId);
     }
     if ((isFinal || status === 'settled') && settling[paymentId] === undefined) {
-      delete sequence[paymentId];
-      this.#views.delete(paymentId);
+      this.#forget(paymentId);
     }
     this.#dirty();
+  }
+
+  /** A payment whose events are all sent: its sequence, stage times and view go. */
+  #forget(paymentId: string): void {
+    delete this.#state.sequence?.[paymentId];
+    delete this.#state.stages?.[paymentId];
+    this.#views.delete(paymentId);
+  }
+
+  /** Resolves true after `ms`, or false at once when the relay stops. */
+  #pause(ms: number): Promise<boolean> {
+    if (this.#stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.#pauses.delete(wake);
+        resolve(true);
+      }, ms);
+      this.#pauses.add(wake);
+    });
   }
 
   #createdAt(paymentId: string): number | undefined {
@@ -317,14 +380,19 @@ export class Relay {
     );
   }
 
-  /** What the REST API shows of one payment now; a failed read leaves its part out (warned). */
+  /**
+   * What the REST API shows of one payment now; a failed read leaves its part out (warned) and the
+   * facts not `complete`.
+   */
   async #facts(
     paymentId: string,
     merchantId: string,
     createdAt: number | undefined,
-  ): Promise<PaymentFacts> {
+  ): Promise<{ facts: PaymentFacts; complete: boolean }> {
     const { gateway, warn } = this.#options;
+    let complete = true;
     const failed = (what: string) => (error: unknown) => {
+      complete = false;
       warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
       return undefined;
     };
@@ -361,7 +429,7 @@ export class Relay {
       item().then(undefined, failed('the list item')),
       view().then(undefined, failed('the buyer-facing view')),
     ]);
-    return { details, item: found, view: viewed };
+    return { facts: { details, item: found, view: viewed }, complete };
   }
 
   /** Reads each succeeded payment awaiting its settlement; past 24 hours it is let go. */
@@ -372,8 +440,7 @@ export class Relay {
       if (this.#stopping) return;
       if (watch.until < now) {
         delete settling[paymentId];
-        delete this.#state.sequence?.[paymentId];
-        this.#views.delete(paymentId);
+        this.#forget(paymentId);
         this.#settleReads.delete(paymentId);
         this.#dirty();
         continue;
@@ -469,6 +536,7 @@ export class Relay {
       // Copies: the store writes after awaits, while builds go on changing these.
       pending: [...(this.#state.pending ?? [])],
       sequence: { ...this.#state.sequence },
+      stages: { ...this.#state.stages },
       settling: { ...this.#state.settling },
       checkpoint: this.#checkpoint(),
       events: sink.events(),

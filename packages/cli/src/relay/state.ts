@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import type { PaymentFollowerCheckpoint } from 'merchant-gateway';
+import type { StageTimes } from './envelope';
 import type { RelayEvent } from './webhook';
 
 export interface RelayState {
@@ -37,6 +38,11 @@ export interface RelayState {
    * next start builds them. Kept with the checkpoint that counts them as yielded.
    */
   pending?: PendingChange[] | undefined;
+  /**
+   * Each stage time the relay gave a payment's events (payment → stage → ISO 8601): every later
+   * event of the payment repeats it. Kept as long as `sequence`.
+   */
+  stages?: Record<string, StageTimes> | undefined;
   /** Succeeded payments read for their settlement until `until` (epoch ms), 24 hours at most. */
   settling?: Record<string, { merchantId: string; until: number; createdAt?: number }> | undefined;
 }
