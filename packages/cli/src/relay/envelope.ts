@@ -3,11 +3,11 @@
  * what the REST API shows of a payment: its details (`payments.details`), its partner-wide list
  * item (`partnerPayments.list`) and its buyer-facing view (`payments.get`, for `expires_at`).
  *
- * What the relay cannot know it fills plainly (packages/cli/README.md, "The body"):
- * `payment_state_version` is the relay's own per-payment sequence; `live` follows the key's mode;
- * a stage's time is the one the relay first gave it (the list item's `lastUpdatedAt` when the item
- * is at that stage, else when the relay saw the change), the same in every later event of the
- * payment; reasons it is not told are null.
+ * What the relay cannot know it fills plainly (the table of docs/command-line.md, "The webhook
+ * relay"): `payment_state_version` is the relay's own per-payment sequence; `live` follows the
+ * key's mode; a stage's time is the one the relay first gave it (the list item's `lastUpdatedAt`
+ * when the item is at that stage, else when the relay saw the change), the same in every later
+ * event of the payment; reasons it is not told are null.
  */
 import { createHash } from 'node:crypto';
 import type { MerchantPayment, PaymentDetails, PaymentView } from 'merchant-gateway';
