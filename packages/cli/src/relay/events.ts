@@ -196,8 +196,9 @@ export class EventBuilder {
   }
 
   /**
-   * What the REST API shows of one payment now; a failed read leaves its part out (warned) and the
-   * facts not `complete`.
+   * What the REST API shows of one payment now; a failed read leaves its part out (warned). A
+   * failed read of the details or the list item (the stages) leaves the facts not `complete`; one
+   * of the buyer-facing view (only `expires_at`, which then falls back) does not hold the event.
    */
   async #facts(
     paymentId: string,
@@ -206,11 +207,13 @@ export class EventBuilder {
   ): Promise<{ facts: PaymentFacts; complete: boolean }> {
     const { gateway, warn } = this.#options;
     let complete = true;
-    const failed = (what: string) => (error: unknown) => {
-      complete = false;
-      warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
-      return undefined;
-    };
+    const failed =
+      (what: string, blocking = true) =>
+      (error: unknown) => {
+        if (blocking) complete = false;
+        warn(`reading ${what} of ${paymentId}: ${(error as Error).message}`);
+        return undefined;
+      };
     const details = await gateway.payments
       .details(paymentId, { merchantId })
       .then(undefined, failed('the details'));
@@ -242,7 +245,7 @@ export class EventBuilder {
     };
     const [found, viewed] = await Promise.all([
       item().then(undefined, failed('the list item')),
-      view().then(undefined, failed('the buyer-facing view')),
+      view().then(undefined, failed('the buyer-facing view', false)),
     ]);
     return { facts: { details, item: found, view: viewed }, complete };
   }
