@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type MockService,
   newSecret,
+  openPayments,
   type Receiver,
   relayArgs,
   runInProcess,
@@ -126,5 +127,40 @@ describe('merchant-gateway relay: stages', () => {
     expect(Date.parse(processingAt as string)).toBeLessThanOrEqual(
       Date.parse(succeeded.created_at),
     );
+  }, 60_000);
+
+  it("finds a payment's list item among 250 newer ones whose references contain its own", async () => {
+    service = await startMockService({ settleAfterMs: 2_147_483_647 });
+    for (const sample of service.mock.payments()) {
+      if (sample.status === 'requires_action' || sample.status === 'processing') {
+        service.mock.setPaymentStatus(sample.id, 'failed');
+      }
+    }
+    const secret = newSecret();
+    receiver = await startReceiver(secret);
+    const payment = await service.gateway.payments.create({
+      amount: { unit: 'iso4217/USD', value: '1250' },
+      referenceId: 'shared-1',
+    });
+    // The list's reference filter matches a part of the reference: these come first, newest first.
+    await openPayments(service, 250, 'shared-1');
+    const relay = runInProcess(relayArgs(receiver.url, secret), service.env);
+    await until(() => relay.stderr.includes('forwarding to'), {
+      timeoutMs: 20_000,
+      what: () => relay.stderr,
+    });
+    service.mock.setPaymentStatus(payment.paymentId, 'processing');
+    await until(
+      () => receiver?.deliveries.some((d) => d.paymentId === payment.paymentId) ?? false,
+      {
+        timeoutMs: 30_000,
+        what: () => relay.stderr,
+      },
+    );
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    const event = receiver.deliveries.find((d) => d.paymentId === payment.paymentId)?.event;
+    expect(event?.type).toBe('payment.processing');
+    expect(event?.data.processing?.option_amount.unit).toMatch(/^caip19\//);
   }, 60_000);
 });

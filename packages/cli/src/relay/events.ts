@@ -19,6 +19,8 @@ import type { PendingChange, RelayState } from './state';
 const BUILDING = 16;
 /** What the list's `referenceId` filter takes (the SDK refuses other values before sending). */
 const REFERENCE = /^[A-Za-z0-9 /:.,+-]{3,35}$/;
+/** List items looked through for one payment's at most (5 pages). */
+const ITEM_SCAN = 1_000;
 /** The first pause before the reads of an event are made again (doubling up to MAX_REREAD_MS). */
 const FIRST_REREAD_MS = 250;
 const MAX_REREAD_MS = 30_000;
@@ -217,23 +219,27 @@ export class EventBuilder {
     const details = await gateway.payments
       .details(paymentId, { merchantId })
       .then(undefined, failed('the details'));
-    // The partner-wide list has no filter by id: one page of the merchant's payments with the
-    // same reference (references are seldom shared), else of those created within a second of it.
+    // The partner-wide list has no filter by id, and its reference filter matches a part of the
+    // reference (`order-1` finds `order-10`…): the merchant's payments with the reference and
+    // created within a second of it, page after page until found (a few pages at most).
     const item = async () => {
       const reference = details?.referenceId;
       const byReference = reference !== undefined && REFERENCE.test(reference);
       if (!byReference && createdAt === undefined) return undefined;
-      const page = await gateway.partnerPayments.list({
+      const list = gateway.partnerPayments.list({
         merchantId,
         limit: 200,
-        ...(byReference
-          ? { referenceId: reference }
-          : {
-              startTs: new Date((createdAt as number) - 1_000),
-              endTs: new Date((createdAt as number) + 1_000),
-            }),
+        ...(byReference ? { referenceId: reference } : {}),
+        ...(createdAt === undefined
+          ? {}
+          : { startTs: new Date(createdAt - 1_000), endTs: new Date(createdAt + 1_000) }),
       });
-      return page.data.find((payment) => payment.paymentId === paymentId);
+      let scanned = 0;
+      for await (const payment of list) {
+        if (payment.paymentId === paymentId) return payment;
+        if (++scanned >= ITEM_SCAN) break;
+      }
+      return undefined;
     };
     // `expires_at` never changes: one buyer-facing read per payment while it is followed.
     const view = async () => {
