@@ -151,10 +151,10 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Rounds of the takeover before giving up (each ends refused, taken, or with the lock changed). */
-const LOCK_ROUNDS = 10;
-/** A relay that took a stale lock looks again this long after, when every racer has acted. */
-const TAKEOVER_SETTLE_MS = 100;
+/** Rounds of the lock's taking before giving up (each ends refused, taken, or after a short wait). */
+const LOCK_ROUNDS = 50;
+/** How long a relay waits while another one is taking a dead holder's lock over. */
+const CLAIM_WAIT_MS = 20;
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
 const holderOf = (text: string | undefined) => {
@@ -162,23 +162,25 @@ const holderOf = (text: string | undefined) => {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 };
 const readText = (file: string) => readFile(file, 'utf8').catch(() => undefined);
+const runsElsewhere = (pid: number | undefined): pid is number =>
+  pid !== undefined && pid !== process.pid && alive(pid);
 
 /**
- * Creates `lock` holding this process's pid, only if there is none: the pid is written to a file
- * of its own first and linked in place (link refuses an existing name), so the lock never exists
- * empty or half-written for a racing relay to mistake for a dead one.
+ * Creates `file` holding this process's pid, only if there is none: the pid is written to a file
+ * of its own first and linked in place (link refuses an existing name), so the file never exists
+ * empty or half-written for a racing relay to mistake for a dead one's.
  */
-async function createLock(lock: string): Promise<boolean> {
-  const temporary = `${lock}.${process.pid}.${randomUUID()}.tmp`;
-  const file = await open(temporary, 'wx');
+async function createExclusive(file: string): Promise<boolean> {
+  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  const handle = await open(temporary, 'wx');
   try {
-    await file.writeFile(`${process.pid}\n`);
-    await file.datasync();
+    await handle.writeFile(`${process.pid}\n`);
+    await handle.datasync();
   } finally {
-    await file.close();
+    await handle.close();
   }
   try {
-    await link(temporary, lock);
+    await link(temporary, file);
     return true;
   } catch (error) {
     if (errno(error) === 'EEXIST') return false;
@@ -189,61 +191,81 @@ async function createLock(lock: string): Promise<boolean> {
 }
 
 /**
+ * Moves `file` aside (rename: of racers, one moves it) when it still holds `text`; one that turns
+ * out to hold something else is linked back, never over a newer one. Whether it was moved away.
+ */
+async function moveAside(file: string, text: string): Promise<boolean> {
+  const aside = `${file}.${process.pid}.${randomUUID()}.stale`;
+  try {
+    await rename(file, aside);
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return false;
+    throw error;
+  }
+  const moved = await readText(aside);
+  if (moved !== text) {
+    await link(aside, file).catch((error: unknown) => {
+      if (errno(error) !== 'EEXIST') throw error;
+    });
+  }
+  await rm(aside, { force: true });
+  return moved === text;
+}
+
+/** Removes `file` when it holds this process's pid. */
+async function removeIfMine(file: string): Promise<void> {
+  if (holderOf(await readText(file)) === process.pid) await rm(file, { force: true });
+}
+
+/**
  * Takes `FILE.lock` beside the state file, holding the holder's pid, created exclusively. A lock
- * whose pid no longer runs (the holder was SIGKILLed) is taken over atomically: moved aside under a
- * name of our own (`rename`: of racers, one moves it), checked to still name the dead pid, then the
- * new lock created exclusively; a lock moved aside that turns out to be a live relay's is linked
- * back. Of relays started at once on a dead holder's lock, exactly one runs. One whose pid runs
- * refuses the start; a reused pid (an unrelated process got the dead holder's number) refuses too:
- * the message names the file and pid so an operator can remove it. Resolves with the release (the
- * lock file removed when it is still ours).
+ * whose pid no longer runs (the holder was SIGKILLed) is taken over atomically: by one relay at a
+ * time, the one that created `FILE.lock.claim` exclusively; it checks, under the claim, that the
+ * lock still names the dead pid, moves it aside (rename), then creates the new lock exclusively.
+ * Of relays started at once on a dead holder's lock, exactly one runs; the others wait out the
+ * claim and are refused naming it. A lock whose pid runs refuses the start; a reused pid (an
+ * unrelated process got the dead holder's number) refuses too: the message names the file and pid
+ * so an operator can remove it. Resolves with the release (the lock removed when still ours).
  */
 export async function lockStateFile(path: string): Promise<() => Promise<void>> {
   const lock = `${path}.lock`;
-  const release = async () => {
-    if (holderOf(await readText(lock)) === process.pid) await rm(lock, { force: true });
-  };
-  let tookStale = false;
+  const claim = `${lock}.claim`;
+  const inUse = (pid: number) =>
+    new StateLockedError(
+      `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
+    );
+  const release = () => removeIfMine(lock);
   for (let round = 0; round < LOCK_ROUNDS; round++) {
-    if (await createLock(lock)) {
-      if (!tookStale) return release;
-      // A racer that read the dead pid before we replaced it may move our lock aside and link it
-      // back; should another relay slip in meanwhile, the lock names it and we are refused below.
-      await new Promise((resolve) => setTimeout(resolve, TAKEOVER_SETTLE_MS));
-      if (holderOf(await readText(lock)) === process.pid) return release;
-      continue;
-    }
+    if (await createExclusive(lock)) return release;
     const text = await readText(lock);
     if (text === undefined) continue; // removed meanwhile: try again
     const pid = holderOf(text);
-    if (pid !== undefined && pid !== process.pid && alive(pid)) {
-      throw new StateLockedError(
-        `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
-      );
-    }
+    if (runsElsewhere(pid)) throw inUse(pid);
     // The holder is gone (or an older version's lock was torn before its pid was written).
-    const aside = `${lock}.${process.pid}.${randomUUID()}.stale`;
+    if (!(await createExclusive(claim))) {
+      const claimant = await readText(claim);
+      if (claimant !== undefined && !runsElsewhere(holderOf(claimant))) {
+        await moveAside(claim, claimant); // its relay died while taking the lock over
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_WAIT_MS));
+      }
+      continue;
+    }
     try {
-      await rename(lock, aside);
-    } catch (error) {
-      if (errno(error) === 'ENOENT') continue; // another relay moved it first
-      throw error;
+      // Under the claim only this relay replaces a dead holder's lock: what it reads now stays.
+      const now = await readText(lock);
+      const holder = holderOf(now);
+      if (runsElsewhere(holder)) throw inUse(holder);
+      if (now !== undefined && (await moveAside(lock, now)) && (await createExclusive(lock))) {
+        return release;
+      }
+    } finally {
+      await removeIfMine(claim);
     }
-    const moved = await readText(aside);
-    if (moved !== text) {
-      // Not the dead holder's lock: a relay took it since we read it. Back in place, never over
-      // a newer one.
-      await link(aside, lock).catch((error: unknown) => {
-        if (errno(error) !== 'EEXIST') throw error;
-      });
-    }
-    await rm(aside, { force: true });
-    tookStale ||= moved === text;
   }
   const pid = holderOf(await readText(lock));
+  if (runsElsewhere(pid)) throw inUse(pid);
   throw new StateLockedError(
-    pid !== undefined && pid !== process.pid && alive(pid)
-      ? `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`
-      : `${path}: could not take its lock ${lock} (another relay is starting)`,
+    `${path}: could not take its lock ${lock} (another relay is starting)`,
   );
 }
