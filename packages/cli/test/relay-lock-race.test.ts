@@ -13,6 +13,7 @@ import {
   type MockService,
   newSecret,
   type Receiver,
+  runInProcess,
   secretFile,
   startMockService,
   startReceiver,
@@ -120,4 +121,28 @@ describe('merchant-gateway relay: taking over a dead holder’s lock', () => {
       expect(existsSync(`${state}.lock`)).toBe(false);
     }
   }, 600_000);
+
+  it('starts on a dead holder’s lock left with the claim of a relay that died taking it over', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'relay-lock-claim-')), 'state.json');
+    const dead = deadPid();
+    writeFileSync(`${state}.lock`, `${dead}\n`);
+    writeFileSync(`${state}.lock.claim`, `${dead}\n`);
+    const relay = runInProcess(
+      ['relay', '--forward-to', receiver.url, '--secret', secretPath, '--state', state],
+      service.env,
+    );
+    let code: number | undefined;
+    void relay.done.then((exit) => {
+      code = exit;
+    });
+    await until(() => relay.stderr.includes('forwarding to') || code !== undefined, {
+      timeoutMs: 30_000,
+      what: () => relay.stderr,
+    });
+    expect(relay.stderr).toContain('forwarding to');
+    relay.stop();
+    expect(await relay.done).toBe(0);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+    expect(existsSync(`${state}.lock.claim`)).toBe(false);
+  }, 60_000);
 });
