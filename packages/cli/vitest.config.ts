@@ -12,6 +12,9 @@ export default defineConfig({
     pool: 'threads',
     // Most files wait on child processes, sockets and timers: two workers even on 2 cores.
     maxWorkers: Math.max(2, availableParallelism()),
+    // Every test here runs the command against the mock over sockets: half a second idle, past
+    // vitest's 5 s default beside the relay's process tests on a loaded 2-core machine.
+    testTimeout: 30_000,
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

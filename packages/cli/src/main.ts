@@ -13,7 +13,9 @@ Operators' commands over the merchant-gateway SDK, and a webhook relay for servi
 Commands:
 ${resourceHelp()}
   payments follow ID... | --all
-  relay --forward-to URL --secret whsec_... [--state FILE | --database-url URL]
+  relay --forward-to URL --secret FILE|- [--state FILE | --database-url URL]
+      (the signing secret from FILE, from stdin with -, or without --secret from
+      MERCHANT_GATEWAY_WEBHOOK_SECRET; never the secret itself on the command line)
 
 Run merchant-gateway <command> --help for a command's flags.
 

@@ -84,7 +84,8 @@ describe('merchant-gateway relay, as a process', () => {
     third.kill('SIGTERM');
     expect(await third.exited).toBe(0);
     expect(existsSync(`${state}.lock`)).toBe(false);
-  }, 30_000);
+    // Three relay processes one after the other: 20 s on a loaded 2-core machine.
+  }, 90_000);
 
   it('SIGKILLed while its backlog is spilled, and again while reading it back, delivers every change in order with the same ids', async () => {
     // No payout: the events counted are the status changes (payment.settled has its own test).

@@ -3,10 +3,11 @@
  * what the REST API shows of a payment: its details (`payments.details`), its partner-wide list
  * item (`partnerPayments.list`) and its buyer-facing view (`payments.get`, for `expires_at`).
  *
- * What the relay cannot know it fills plainly (packages/cli/README.md, "The body"):
- * `payment_state_version` is the relay's own per-payment sequence; `live` follows the key's mode;
- * a stage's time is the list item's `lastUpdatedAt` when the item is at that stage, else when the
- * relay saw the change; reasons it is not told are null.
+ * What the relay cannot know it fills plainly (the table of docs/command-line.md, "The webhook
+ * relay"): `payment_state_version` is the relay's own per-payment sequence; `live` follows the
+ * key's mode; a stage's time is the one the relay first gave it (the list item's `lastUpdatedAt`
+ * when the item is at that stage, else when the relay saw the change), the same in every later
+ * event of the payment; reasons it is not told are null.
  */
 import { createHash } from 'node:crypto';
 import type { MerchantPayment, PaymentDetails, PaymentView } from 'merchant-gateway';
@@ -37,6 +38,49 @@ export interface PaymentFacts {
   item?: MerchantPayment | undefined;
   view?: PaymentView | undefined;
 }
+
+/** The snapshot's stage objects, by their key in `data`. */
+export type StageKey = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
+
+/** Each stage's time (ISO 8601) as the relay first gave it to the payment, by stage. */
+export type StageTimes = Partial<Record<StageKey, string>>;
+
+/** The stages each event type carries (the service's facts): the relay sends no event without them. */
+const IMPLIED: Readonly<Record<string, readonly StageKey[]>> = {
+  'payment.processing': ['processing'],
+  'payment.succeeded': ['processing', 'success'],
+  'payment.settled': ['processing', 'success', 'settled'],
+  'payment.failed': ['failed'],
+  'payment.expired': ['expired'],
+  'payment.cancelled': ['cancelled'],
+};
+
+/** The stages `event`'s type implies that its snapshot lacks (null): none when it can be sent. */
+export function missingStages(event: RelayEvent): StageKey[] {
+  return (IMPLIED[event.type] ?? []).filter((stage) => event.data[stage] === null);
+}
+
+/** The time of each stage `event` carries. */
+export function stageTimesOf(event: RelayEvent): StageTimes {
+  const { processing, success, failed, cancelled, expired, settled } = event.data;
+  const times: StageTimes = {};
+  if (processing) times.processing = processing.processing_at;
+  if (success) times.success = success.succeeded_at;
+  if (failed) times.failed = failed.failed_at;
+  if (cancelled) times.cancelled = cancelled.cancelled_at;
+  if (expired) times.expired = expired.expired_at;
+  if (settled) times.settled = settled.settled_at;
+  return times;
+}
+
+/** The snapshot key of the stage a status reaches. */
+const STAGE_OF: Readonly<Record<string, StageKey>> = {
+  processing: 'processing',
+  succeeded: 'success',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  expired: 'expired',
+};
 
 /** The change an event is about, as the relay knows it. */
 export interface ObservedChange {
@@ -112,15 +156,40 @@ function feeOf(item: MerchantPayment | undefined): WebhookFee | null {
 const amountOf = (amount: { unit: string; value?: string | undefined } | null | undefined) =>
   amount?.value === undefined ? undefined : { unit: amount.unit, value: amount.value };
 
-/** The envelope of one change, every stage the facts can fill, null where they cannot. */
-export function envelopeOf(change: ObservedChange, facts: PaymentFacts): RelayEvent {
+/** `time`, or `floor` when that is later (epoch ms; ISO 8601 out). */
+function notBefore(time: string, floor: number): string {
+  return Date.parse(time) < floor ? iso(floor) : time;
+}
+
+/**
+ * The envelope of one change, every stage the facts can fill, null where they cannot. A stage in
+ * `seen` keeps that time; one not seen before gets this event's time (an earlier stage first seen
+ * now happened no later than this one), which is never before a time already given.
+ */
+export function envelopeOf(
+  change: ObservedChange,
+  facts: PaymentFacts,
+  seen: StageTimes = {},
+): RelayEvent {
   const { details, item, view } = facts;
   const status = change.status === 'settled' ? 'succeeded' : change.status;
   const type = change.status === 'settled' ? 'payment.settled' : typeOf(change.status);
   const observed = iso(change.observedAt);
-  // The item's last update is the time of this stage when the item shows it; else when seen.
-  const stageAt = (stage: string): string =>
-    item?.status === stage && item.lastUpdatedAt ? item.lastUpdatedAt : observed;
+  const latest = Math.max(0, ...Object.values(seen).map((time) => Date.parse(time) || 0));
+  const settledAt = seen.settled ?? notBefore(item?.settledAt ?? observed, latest);
+  const own = STAGE_OF[status];
+  // This event's stage: the item's last update when the item shows it, else when seen.
+  const eventAt =
+    change.status === 'settled'
+      ? settledAt
+      : own === undefined
+        ? observed
+        : (seen[own] ??
+          notBefore(
+            item?.status === status && item.lastUpdatedAt ? item.lastUpdatedAt : observed,
+            latest,
+          ));
+  const stageAt = (stage: StageKey): string => seen[stage] ?? eventAt;
   const createdAt =
     item?.createdAt ?? (change.createdAt === undefined ? observed : iso(change.createdAt));
   const amount: WebhookAmount = amountOf(item?.fiatAmount) ??
@@ -145,7 +214,7 @@ export function envelopeOf(change: ObservedChange, facts: PaymentFacts): RelayEv
   const settled =
     status === 'succeeded' && (payout != null || item?.settlement?.settled === true)
       ? {
-          settled_at: item?.settledAt ?? observed,
+          settled_at: settledAt,
           tx_id: payout?.txId ?? item?.settlement?.txHash ?? null,
           amount: settledAmount ?? optionAmount ?? amount,
         }
@@ -164,7 +233,7 @@ export function envelopeOf(change: ObservedChange, facts: PaymentFacts): RelayEv
     success:
       status === 'succeeded'
         ? {
-            succeeded_at: stageAt('succeeded'),
+            succeeded_at: stageAt('success'),
             tx_id: details?.info?.txId ?? item?.transaction?.hash ?? null,
           }
         : null,
@@ -183,13 +252,8 @@ export function envelopeOf(change: ObservedChange, facts: PaymentFacts): RelayEv
     id: eventId(change.paymentId, change.version, type),
     type,
     api_version: API_VERSION,
-    // When it happened: the stage's time when the list item tells it, else when the relay saw it.
-    created_at:
-      change.status === 'settled'
-        ? (settled?.settled_at ?? observed)
-        : status === 'requires_action'
-          ? createdAt
-          : stageAt(status),
+    // When it happened: its stage's time (the payment's creation for `payment.created`).
+    created_at: status === 'requires_action' ? createdAt : eventAt,
     data,
   };
 }

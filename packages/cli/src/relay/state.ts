@@ -3,8 +3,10 @@
  * (written beside it, flushed, then renamed over it), so a kill at any moment leaves the old
  * state or the new one, never half of one.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import type { PaymentFollowerCheckpoint } from 'merchant-gateway';
+import type { StageTimes } from './envelope';
 import type { RelayEvent } from './webhook';
 
 export interface RelayState {
@@ -36,6 +38,11 @@ export interface RelayState {
    * next start builds them. Kept with the checkpoint that counts them as yielded.
    */
   pending?: PendingChange[] | undefined;
+  /**
+   * Each stage time the relay gave a payment's events (payment → stage → ISO 8601): every later
+   * event of the payment repeats it. Kept as long as `sequence`.
+   */
+  stages?: Record<string, StageTimes> | undefined;
   /** Succeeded payments read for their settlement until `until` (epoch ms), 24 hours at most. */
   settling?: Record<string, { merchantId: string; until: number; createdAt?: number }> | undefined;
 }
@@ -144,63 +151,120 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Rounds of the lock's taking before giving up (each ends refused, taken, or after a short wait). */
+const LOCK_ROUNDS = 50;
+/** How long a relay waits while another one is taking a dead holder's lock over. */
+const CLAIM_WAIT_MS = 20;
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
+const holderOf = (text: string | undefined) => {
+  const pid = Number.parseInt(text ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+};
+const readText = (file: string) => readFile(file, 'utf8').catch(() => undefined);
+const runsElsewhere = (pid: number | undefined): pid is number =>
+  pid !== undefined && pid !== process.pid && alive(pid);
+
 /**
- * Takes `FILE.lock` beside the state file: created with `wx` (atomic: one creator wins), holding
- * the holder's pid. A lock whose pid no longer runs (the holder was SIGKILLed) is taken over; one
- * whose pid runs refuses the start. A reused pid (the holder died and an unrelated process got
- * its number) refuses too: the message names the file and pid so an operator can remove it.
- * Resolves with the release (the lock file removed when it is still ours).
+ * Creates `file` holding this process's pid, only if there is none: the pid is written to a file
+ * of its own first and linked in place (link refuses an existing name), so the file never exists
+ * empty or half-written for a racing relay to mistake for a dead one's.
+ */
+async function createExclusive(file: string): Promise<boolean> {
+  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  const handle = await open(temporary, 'wx');
+  try {
+    await handle.writeFile(`${process.pid}\n`);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temporary, file);
+    return true;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/**
+ * Moves `file` aside (rename: of racers, one moves it) when it still holds `text`; one that turns
+ * out to hold something else is linked back, never over a newer one. Whether it was moved away.
+ */
+async function moveAside(file: string, text: string): Promise<boolean> {
+  const aside = `${file}.${process.pid}.${randomUUID()}.stale`;
+  try {
+    await rename(file, aside);
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return false;
+    throw error;
+  }
+  const moved = await readText(aside);
+  if (moved !== text) {
+    await link(aside, file).catch((error: unknown) => {
+      if (errno(error) !== 'EEXIST') throw error;
+    });
+  }
+  await rm(aside, { force: true });
+  return moved === text;
+}
+
+/** Removes `file` when it holds this process's pid. */
+async function removeIfMine(file: string): Promise<void> {
+  if (holderOf(await readText(file)) === process.pid) await rm(file, { force: true });
+}
+
+/**
+ * Takes `FILE.lock` beside the state file, holding the holder's pid, created exclusively. A lock
+ * whose pid no longer runs (the holder was SIGKILLed) is taken over atomically: by one relay at a
+ * time, the one that created `FILE.lock.claim` exclusively; it checks, under the claim, that the
+ * lock still names the dead pid, moves it aside (rename), then creates the new lock exclusively.
+ * Of relays started at once on a dead holder's lock, exactly one runs; the others wait out the
+ * claim and are refused naming it. A lock whose pid runs refuses the start; a reused pid (an
+ * unrelated process got the dead holder's number) refuses too: the message names the file and pid
+ * so an operator can remove it. Resolves with the release (the lock removed when still ours).
  */
 export async function lockStateFile(path: string): Promise<() => Promise<void>> {
   const lock = `${path}.lock`;
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      const file = await open(lock, 'wx');
-      try {
-        await file.writeFile(`${process.pid}\n`);
-        await file.datasync();
-      } finally {
-        await file.close();
-      }
-      return async () => {
-        const holder = await readFile(lock, 'utf8').catch(() => '');
-        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const text = await readFile(lock, 'utf8').catch(() => undefined);
+  const claim = `${lock}.claim`;
+  const inUse = (pid: number) =>
+    new StateLockedError(
+      `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
+    );
+  const release = () => removeIfMine(lock);
+  for (let round = 0; round < LOCK_ROUNDS; round++) {
+    if (await createExclusive(lock)) return release;
+    const text = await readText(lock);
     if (text === undefined) continue; // removed meanwhile: try again
-    const pid = Number.parseInt(text, 10);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-      throw new StateLockedError(
-        `${path} is in use by another relay (pid ${pid}, lock ${lock}): run one relay per state file (remove ${lock} only if pid ${pid} is not a relay)`,
-      );
-    }
-    // The holder is gone (or the lock was torn before its pid was written): take it over. Two
-    // relays doing so at once: the rename is atomic, and the loser sees the winner's pid next.
-    const mine = `${lock}.${process.pid}`;
-    await rm(mine, { force: true });
-    const file = await open(mine, 'wx');
-    try {
-      await file.writeFile(`${process.pid}\n`);
-    } finally {
-      await file.close();
-    }
-    const still = await readFile(lock, 'utf8').catch(() => undefined);
-    if (still !== text) {
-      await rm(mine, { force: true });
+    const pid = holderOf(text);
+    if (runsElsewhere(pid)) throw inUse(pid);
+    // The holder is gone (or an older version's lock was torn before its pid was written).
+    if (!(await createExclusive(claim))) {
+      const claimant = await readText(claim);
+      if (claimant !== undefined && !runsElsewhere(holderOf(claimant))) {
+        await moveAside(claim, claimant); // its relay died while taking the lock over
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_WAIT_MS));
+      }
       continue;
     }
-    await rename(mine, lock);
-    const now = await readFile(lock, 'utf8').catch(() => '');
-    if (Number.parseInt(now, 10) === process.pid) {
-      return async () => {
-        const holder = await readFile(lock, 'utf8').catch(() => '');
-        if (Number.parseInt(holder, 10) === process.pid) await rm(lock, { force: true });
-      };
+    try {
+      // Under the claim only this relay replaces a dead holder's lock: what it reads now stays.
+      const now = await readText(lock);
+      const holder = holderOf(now);
+      if (runsElsewhere(holder)) throw inUse(holder);
+      if (now !== undefined && (await moveAside(lock, now)) && (await createExclusive(lock))) {
+        return release;
+      }
+    } finally {
+      await removeIfMine(claim);
     }
   }
+  const pid = holderOf(await readText(lock));
+  if (runsElsewhere(pid)) throw inUse(pid);
   throw new StateLockedError(
     `${path}: could not take its lock ${lock} (another relay is starting)`,
   );
