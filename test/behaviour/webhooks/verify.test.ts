@@ -280,13 +280,20 @@ describe('bodies', () => {
       webhooks.verifySignature(JSON.parse(body) as unknown as string, headers),
       'invalid_payload',
     );
-    expect(error.message).toContain('not a parsed object');
-    expect(error.message).toContain("express.raw({ type: 'application/json' })");
+    // A parser ran first: the message says so and how to order them, not only what to mount.
+    expect(error.message).toContain('the body is a parsed object, not the raw body');
+    expect(error.message).toContain('a JSON parser ran before unwrap');
+    expect(error.message).toContain(
+      "mount the webhook route, with express.raw({ type: 'application/json' }), before app.use(express.json())",
+    );
+    expect(error.message).toContain("parseAs: 'buffer'");
     for (const wrong of [undefined, null, 42]) {
-      await refusedFor(
+      const none = await refusedFor(
         webhooks.verifySignature(wrong as unknown as string, headers),
         'invalid_payload',
       );
+      // No parser at all (Express without one leaves req.body undefined): mount the raw one.
+      expect(none.message).toContain(`not ${String(wrong)}: no body parser read it`);
     }
   });
 
