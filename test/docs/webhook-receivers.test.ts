@@ -11,9 +11,19 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Webhooks } from 'merchant-gateway/webhooks';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { paymentSettled, paymentSucceeded, webhookBody } from '../support/webhook-fixtures';
+import {
+  type LocalPostgres,
+  startEmbeddedPostgres,
+} from '../../examples/durable-follower/embedded-postgres';
+import {
+  paymentCreated,
+  paymentSettled,
+  paymentSucceeded,
+  webhookBody,
+} from '../support/webhook-fixtures';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIR = join(ROOT, '.cache', 'webhook-receivers');
@@ -36,6 +46,9 @@ const [expressRecipe = '', fastifyRecipe = '', honoRecipe = ''] = sectionBlocks(
   'docs/webhooks.md',
   'Receivers by framework',
 );
+/** docs/webhooks.md's PostgreSQL receiver: the block of "The guard" that makes a pg.Pool. */
+const postgresReceiver =
+  sectionBlocks('docs/webhooks.md', 'The guard').find((code) => code.includes('new pg.Pool')) ?? '';
 mkdirSync(DIR, { recursive: true });
 
 /** The headers of a delivery of `body` as the service sends one, signed by standardwebhooks. */
@@ -68,17 +81,18 @@ async function freePort(): Promise<number> {
 }
 
 /** A receiver program run as a child process on a free port, and a way to post to it. */
-async function served(code: string, file: string) {
+async function served(code: string, file: string, extraEnv: Record<string, string> = {}) {
   writeFileSync(join(DIR, file), code);
   const port = await freePort();
   // A .mjs runs on node itself (a reader's JavaScript); a .ts through tsx.
   const args = file.endsWith('.ts') ? ['--import', 'tsx', file] : [file];
   const child = spawn(process.execPath, args, {
     cwd: DIR,
-    env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: SECRET },
+    env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: SECRET, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const out = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk) => {
     out.stdout += chunk;
@@ -101,7 +115,7 @@ async function served(code: string, file: string) {
       }
     }
   };
-  return { post, out };
+  return { post, out, child, exited };
 }
 
 const children: ChildProcess[] = [];
@@ -148,6 +162,53 @@ describe('receivers served on real sockets, as written', () => {
     expect(honoRecipe).toContain('webhooks.unwrap(c.req.raw)');
     await answersAsTheServiceExpects(await served(honoRecipe, 'hono.ts'));
   }, 120_000);
+});
+
+describe("docs/webhooks.md's PostgreSQL receiver", () => {
+  let postgres: LocalPostgres | undefined;
+  afterAll(() => postgres?.stop(), 30_000);
+
+  /** Ends every session but the caller's, as a restart of the server does to idle clients. */
+  async function dropSessions(url: string): Promise<number> {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = $1',
+        ['client backend'],
+      );
+      return rowCount ?? 0;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  test("lives through its database ending every session, by its pool.on('error'); without it, the process dies", async () => {
+    expect(postgresReceiver).toContain("pool.on('error'");
+    postgres = await startEmbeddedPostgres();
+    const url = postgres.url;
+    const receiver = await served(postgresReceiver, 'postgres.ts', { DATABASE_URL: url });
+    const first = webhookBody(paymentSucceeded);
+    expect((await receiver.post(first, signed(first))).status).toBe(204);
+    // The pool's client is idle now: ending its session is what a restart does.
+    expect(await dropSessions(url)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.child.exitCode).toBeNull();
+    const second = webhookBody(paymentSettled);
+    expect((await receiver.post(second, signed(second))).status).toBe(204);
+    expect(receiver.out.stdout).toContain('evt_fixture_payment_succeeded handled');
+    expect(receiver.out.stdout).toContain('evt_fixture_payment_settled handled');
+    expect(receiver.out.stderr).toContain('postgres connection lost');
+
+    // The same receiver without the listener: the same drop ends it.
+    const unheard = postgresReceiver.replace(/^pool\.on\('error'.*$/m, '');
+    expect(unheard).not.toContain("pool.on('error'");
+    const fragile = await served(unheard, 'postgres-unheard.ts', { DATABASE_URL: url });
+    const third = webhookBody(paymentCreated);
+    expect((await fragile.post(third, signed(third))).status).toBe(204);
+    expect(await dropSessions(url)).toBeGreaterThan(0);
+    expect(await fragile.exited).not.toBe(0);
+  }, 180_000);
 });
 
 describe('Express with its JSON parser mounted first', () => {
