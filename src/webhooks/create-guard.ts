@@ -2,7 +2,12 @@
 // runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
 import { RequestValidationError } from '../core/errors/base';
 import type { Logger } from '../core/logger';
-import type { WebhookGuard, WebhookGuardOptions, WebhookGuardStore } from './guard';
+import type {
+  MemoryGuardStoreStats,
+  WebhookGuard,
+  WebhookGuardOptions,
+  WebhookGuardStore,
+} from './guard';
 
 const OPERATION = 'webhooks.guard';
 
@@ -49,19 +54,6 @@ export interface MemoryGuardStoreOptions {
    * @default console
    */
   logger?: Logger | undefined;
-}
-
-/** What a memory store holds now: `memoryStore().stats()`. */
-export interface MemoryGuardStoreStats {
-  /** Event ids remembered. */
-  ids: number;
-  /** Payments whose highest handled version (and final statuses) are remembered. */
-  payments: number;
-  /**
-   * Event ids forgotten before their `ttlMs` was up, to stay within `maxEntries`: a redelivery
-   * of one of them runs its handler again (unless its payment's version makes it stale).
-   */
-  evictedEarly: number;
 }
 
 /** The store `memoryStore()` returns: a guard store that tells what it holds. */

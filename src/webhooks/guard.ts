@@ -65,6 +65,19 @@ export interface WebhookGuardStore<Context = undefined> {
   ): Promise<T>;
 }
 
+/** What a memory store holds now: `memoryStore().stats()` (see `MemoryGuardStore`). */
+export interface MemoryGuardStoreStats {
+  /** Event ids remembered. */
+  ids: number;
+  /** Payments whose highest handled version (and final statuses) are remembered. */
+  payments: number;
+  /**
+   * Event ids forgotten before their `ttlMs` was up, to stay within `maxEntries`: a redelivery
+   * of one of them runs its handler again (unless its payment's version makes it stale).
+   */
+  evictedEarly: number;
+}
+
 /** Options of `webhooks.guard()`. */
 export interface WebhookGuardOptions<Context = undefined> {
   /**

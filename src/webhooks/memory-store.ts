@@ -1,8 +1,8 @@
 // The guard's default store at work: this process's memory, bounded. Loaded by `memoryStore()`
 // on first use (create-guard.ts checks its options at once).
 import type { Logger } from '../core/logger';
-import type { MemoryGuardStoreStats } from './create-guard';
 import type {
+  MemoryGuardStoreStats,
   WebhookGuardKey,
   WebhookGuardSession,
   WebhookGuardState,
