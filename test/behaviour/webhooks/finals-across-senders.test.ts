@@ -60,12 +60,18 @@ describe('finals from two senders, into one follower.ingest', () => {
     follower = gateway.payments.follower({ maxHeldReads: 0, sweepIntervalMs: 60_000 });
     for (const payment of payments) follower.add(payment);
     const seen = collect(follower);
+    // Its first sweep done (the next is a minute away), only webhooks can tell a change.
+    const lists = () =>
+      mock.requests.filter((r) => r.method === 'GET' && r.path === '/v1/payments');
+    await seen.until(() => lists().length >= 1, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
 
     // The service's payment.processing, v1 in its sequence, delivered by the mock and verified.
     for (const payment of payments) mock.setPaymentStatus(payment.paymentId, 'processing');
     await seen.until(() => seen.changes.length === 60, 60_000);
     expect(await mock.webhooks.idle(30_000)).toBe(true);
     expect(ingested.filter((outcome) => outcome === 'yielded')).toHaveLength(60);
+    expect(seen.changes.filter((change) => change.source !== 'webhook')).toEqual([]);
 
     // The relay saw only created (v0) and the final: its final is its v1.
     const outcomes: string[] = [];
