@@ -1,7 +1,13 @@
 // Guards and the default store, as the entries export them: options checked at once, the code that
 // runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
 import { RequestValidationError } from '../core/errors/base';
-import type { WebhookGuard, WebhookGuardOptions, WebhookGuardStore } from './guard';
+import type { Logger } from '../core/logger';
+import type {
+  MemoryGuardStoreStats,
+  WebhookGuard,
+  WebhookGuardOptions,
+  WebhookGuardStore,
+} from './guard';
 
 const OPERATION = 'webhooks.guard';
 
@@ -42,6 +48,28 @@ export interface MemoryGuardStoreOptions {
    * @default 100000
    */
   maxEntries?: number | undefined;
+  /**
+   * Where the one warning goes, the first time in a process that an id is forgotten before its
+   * `ttlMs` is up (the client's `logger` option takes the same: console, pino, winston).
+   * @default console
+   */
+  logger?: Logger | undefined;
+}
+
+/** The store `memoryStore()` returns: a guard store that tells what it holds. */
+export interface MemoryGuardStore extends WebhookGuardStore<undefined> {
+  /**
+   * How many ids and payments it holds, and how many ids it forgot early at its bound (all 0
+   * before its first event).
+   * @example
+   * ```ts
+   * const store = memoryStore();
+   * const guard = createWebhookGuard({ store });
+   * // …later, in a health check:
+   * if (store.stats().evictedEarly > 0) console.warn('raise maxEntries or use postgresStore()');
+   * ```
+   */
+  stats(): MemoryGuardStoreStats;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,7 +80,7 @@ const DEFAULT_MAX_ENTRIES = 100_000;
  * The guard's default store: this process's memory. Enough for one receiver process; replicas, or
  * a receiver that restarts, need a shared store (`postgresStore`).
  */
-export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStore<undefined> {
+export function memoryStore(options?: MemoryGuardStoreOptions): MemoryGuardStore {
   const ttlMs = options?.ttlMs ?? DEFAULT_TTL_MS;
   const maxEntries = options?.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const issues = [];
@@ -62,12 +90,24 @@ export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStor
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
     issues.push({ field: 'maxEntries', message: 'must be a whole number, at least 1' });
   }
+  const logger = options?.logger;
+  if (logger !== undefined && typeof logger?.warn !== 'function') {
+    issues.push({ field: 'logger', message: 'must have a warn(data, message) method' });
+  }
   if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
   // Its code loads on first use, like the PostgreSQL store's.
+  let loaded: { stats(): MemoryGuardStoreStats } | undefined;
   const store = once(() =>
-    import('./memory-store').then(({ MemoryStore }) => new MemoryStore(ttlMs, maxEntries)),
+    import('./memory-store').then(({ MemoryStore }) => {
+      const made = new MemoryStore(ttlMs, maxEntries, logger);
+      loaded = made;
+      return made;
+    }),
   );
-  return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };
+  return {
+    transaction: (key, work) => store().then((made) => made.transaction(key, work)),
+    stats: () => loaded?.stats() ?? { ids: 0, payments: 0, evictedEarly: 0 },
+  };
 }
 
 /** Calls `load` once, on first use; a load that failed is tried again on the next. */

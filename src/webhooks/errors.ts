@@ -8,16 +8,20 @@ import { clip } from '../core/safety/redact';
  * - `invalid_signature`: no `v1` entry matches the body signed with any of the secrets;
  * - `timestamp_out_of_range`: `webhook-timestamp` is further from this clock than
  *   `toleranceSeconds`, either way, or is not whole Unix seconds;
- * - `invalid_secret`: a secret is missing or not `whsec_` followed by base64;
- * - `invalid_payload`: the body is a parsed object instead of the raw body, is not JSON, or the
- *   event lacks `id`, `type`, `api_version`, `created_at` or `data` (or, for a documented
- *   payment event, a snapshot field).
+ * - `invalid_secret`: no secret was given, or one is not base64 of at least one byte (after
+ *   `whsec_`, which may be left out, as the reference libraries allow);
+ * - `payload_too_large`: the body is over `maxBodyBytes` (the rest of a `Request`'s is not read);
+ * - `invalid_payload`: the body is a parsed object instead of the raw body, a `Request`'s body was
+ *   already read or is locked, the body is not JSON, or the event lacks `id`, `type`,
+ *   `api_version`, `created_at` or `data` (or, for a documented payment event, a snapshot field
+ *   or a stage its type implies).
  */
 export type WebhookVerificationReason =
   | 'missing_header'
   | 'invalid_signature'
   | 'timestamp_out_of_range'
   | 'invalid_secret'
+  | 'payload_too_large'
   | 'invalid_payload';
 
 /**

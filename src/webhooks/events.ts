@@ -177,17 +177,68 @@ export interface PaymentSnapshot extends z.output<typeof paymentSnapshot> {}
 /** A payment's full state when the event happened (never a delta); stages not reached are null. */
 export const PaymentSnapshotSchema: z.ZodMiniType<PaymentSnapshot, unknown> = paymentSnapshot;
 
-function paymentEvent<T extends PaymentWebhookEventType>(type: T) {
+/** A snapshot's stage keys. */
+type StageName = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
+
+/**
+ * The stages each event type implies (the facts' table): set in every event of that type, so its
+ * type has them non-null, and an event of that type without one is refused.
+ */
+const IMPLIED_STAGES = {
+  'payment.created': [],
+  'payment.processing': ['processing'],
+  'payment.succeeded': ['processing', 'success'],
+  'payment.failed': ['failed'],
+  'payment.expired': ['expired'],
+  'payment.cancelled': ['cancelled'],
+  'payment.settled': ['processing', 'success', 'settled'],
+} as const satisfies Record<PaymentWebhookEventType, readonly StageName[]>;
+
+type Implied<T extends PaymentWebhookEventType> = (typeof IMPLIED_STAGES)[T][number];
+
+/** The envelope of an event of type `T`, its snapshot's implied stages non-null. */
+type PaymentEventOf<T extends PaymentWebhookEventType> = {
+  /** `evt_…`: the same on every delivery of one event. Deduplicate on it. */
+  id: string;
+  type: T;
+  /** The payload contract's version (`2026-05-18`), unrelated to the REST versions. */
+  api_version: string;
+  /** ISO 8601 UTC: when the event happened (any precision). */
+  created_at: string;
+  /** The payment's snapshot: the stages this type implies are set, the others may be null. */
+  data: PaymentSnapshot & { [K in Implied<T>]: NonNullable<PaymentSnapshot[K]> };
+};
+
+/** Issues for the implied stages of `type` that `data` lacks, at `data.<stage>`. */
+function missingStages(type: string, data: Record<string, unknown>): z.core.$ZodRawIssue[] {
+  const stages: readonly StageName[] = Object.hasOwn(IMPLIED_STAGES, type)
+    ? IMPLIED_STAGES[type as PaymentWebhookEventType]
+    : [];
+  return stages
+    .filter((stage) => data[stage] === null || data[stage] === undefined)
+    .map((stage) => ({
+      code: 'custom',
+      message: `must be set in a ${type} event, which implies its ${stage} stage (it is ${data[stage] === null ? 'null' : 'absent'})`,
+      input: data[stage],
+      path: ['data', stage],
+    }));
+}
+
+function paymentEvent<T extends PaymentWebhookEventType>(
+  type: T,
+): z.ZodMiniType<PaymentEventOf<T>, unknown> {
   return responseObject({
-    /** `evt_…`: the same on every delivery of one event. Deduplicate on it. */
     id: z.string(),
     type: oneOf([type]),
-    /** The payload contract's version (`2026-05-18`), unrelated to the REST versions. */
     api_version: z.string(),
-    /** ISO 8601 UTC: when the event happened (any precision). */
     created_at: z.string(),
     data: PaymentSnapshotSchema,
-  });
+  }).check(
+    z.check((payload) => {
+      if (payload.issues.length > 0) return;
+      payload.issues.push(...missingStages(type, payload.value.data as never));
+    }),
+  ) as unknown as z.ZodMiniType<PaymentEventOf<T>, unknown>;
 }
 
 const paymentCreated = paymentEvent('payment.created');
@@ -262,7 +313,11 @@ const PAYMENT_EVENT_SCHEMAS = {
   'payment.settled': PaymentSettledEventSchema,
 } as const satisfies Record<PaymentWebhookEventType, z.ZodMiniType<PaymentWebhookEvent, unknown>>;
 
-/** Keys of the payment snapshot, each typed `never` on an unknown event's data. */
+/**
+ * Keys of the payment snapshot, each typed `never` on an unknown event's data: in a `case` of a
+ * known type, the union with the unknown member then reads the known type's field as it is
+ * (`event.data.success.tx_id` in `case 'payment.succeeded'`), not widened by `undefined`.
+ */
 type NoSnapshotFields = { readonly [K in keyof PaymentSnapshot]?: never };
 
 /**
@@ -331,9 +386,9 @@ const envelope = z.looseObject(
 
 /**
  * Any event: the envelope checked (`id`, `type`, `api_version`, `created_at`, `data` required),
- * then, for a documented payment type, `data` against `PaymentSnapshotSchema` (a documented
- * event whose snapshot does not match is refused, naming the field, rather than passed on as an
- * unknown event). Other types pass as `UnknownWebhookEvent`, their `data` unchecked.
+ * then, for a documented payment type, `data` against `PaymentSnapshotSchema` and the stages the
+ * type implies (a documented event whose snapshot does not match, or lacks such a stage, is
+ * refused, naming the field, rather than passed on as an unknown event). Other types pass as `UnknownWebhookEvent`, their `data` unchecked.
  */
 export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = envelope.check(
   // A check, not `z.pipe` and `z.transform`: the client's schemas use neither, and zod's code for
@@ -344,6 +399,7 @@ export const WebhookEventSchema: z.ZodMiniType<WebhookEvent, unknown> = envelope
     const data = z.safeParse(PaymentSnapshotSchema, event.data);
     if (data.success) {
       payload.value = { ...event, data: data.data };
+      payload.issues.push(...missingStages(event.type, data.data as never));
       return;
     }
     for (const issue of data.error.issues) {

@@ -31,6 +31,11 @@ export interface WebhookGuardState {
   seen: boolean;
   /** The highest `payment_state_version` handled for the payment; undefined for one never seen. */
   version: number | undefined;
+  /**
+   * The final statuses (`succeeded`, `failed`, `expired`, `cancelled`) and `settled` already
+   * handled for the payment. A store that leaves it out gets the version rule alone.
+   */
+  finals?: readonly string[] | undefined;
 }
 
 /** One locked unit of work of a store: read what is known, then record the outcome. */
@@ -41,9 +46,10 @@ export interface WebhookGuardSession<Context> {
   read(): Promise<WebhookGuardState>;
   /**
    * Records the event id as done and, when `version` is given, raises the payment's highest
-   * handled version to it. Persists only if the unit of work completes.
+   * handled version to it and adds `finals` to the payment's handled finals. Persists only if the
+   * unit of work completes.
    */
-  write(version: number | undefined): Promise<void>;
+  write(version: number | undefined, finals?: readonly string[]): Promise<void>;
 }
 
 /**
@@ -57,6 +63,19 @@ export interface WebhookGuardStore<Context = undefined> {
     key: WebhookGuardKey,
     work: (session: WebhookGuardSession<Context>) => Promise<T>,
   ): Promise<T>;
+}
+
+/** What a memory store holds now: `memoryStore().stats()` (see `MemoryGuardStore`). */
+export interface MemoryGuardStoreStats {
+  /** Event ids remembered. */
+  ids: number;
+  /** Payments whose highest handled version (and final statuses) are remembered. */
+  payments: number;
+  /**
+   * Event ids forgotten before their `ttlMs` was up, to stay within `maxEntries`: a redelivery
+   * of one of them runs its handler again (unless its payment's version makes it stale).
+   */
+  evictedEarly: number;
 }
 
 /** Options of `webhooks.guard()`. */
@@ -74,7 +93,9 @@ export interface WebhookGuard<Context = undefined> {
   /**
    * Runs `fn(event, context)` unless the event's id was already handled (`'duplicate'`) or its
    * payment has already handled a version at least as high (`'stale'`); `'handled'` once `fn`
-   * resolved. A rejecting `fn` leaves the event unhandled: its error is thrown here, answer 5xx
+   * resolved. A final status not yet handled for the payment runs whatever its version (a relay's
+   * and the service's numbering are two sequences), and once: the same final again is `'stale'`,
+   * whatever its version, unless it brings `settled` news (a `payment.settled`). A rejecting `fn` leaves the event unhandled: its error is thrown here, answer 5xx
    * so the service delivers it again. Deliveries of one id (or one payment) at once wait for each
    * other: while `fn` runs, a duplicate waits, then answers `'duplicate'`, or runs `fn` itself if
    * the first one threw.
@@ -120,6 +141,38 @@ export function guardKeyOf(event: GuardableEvent): WebhookGuardKey {
   return { eventId: id, paymentId: undefined, version: undefined };
 }
 
+const FINAL: ReadonlySet<unknown> = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
+
+/**
+ * What an event tells that runs once per payment, whoever numbered it: its final status, and
+ * `settled` for a `payment.settled` (whose status stays `succeeded`, so it also tells that).
+ */
+export function finalsOf(event: GuardableEvent): string[] {
+  const data = event.data as { status?: unknown } | null | undefined;
+  const status = typeof data === 'object' && data !== null ? data.status : undefined;
+  const finals = FINAL.has(status) ? [status as string] : [];
+  if ((event as { type?: unknown }).type === 'payment.settled') finals.push('settled');
+  return finals;
+}
+
+/**
+ * Whether an event is news for its payment. A final (or settlement) not yet handled is, whatever
+ * its version; one already handled is not, whatever its version; other events go by version.
+ */
+function isNews(
+  key: WebhookGuardKey,
+  finals: readonly string[],
+  known: WebhookGuardState,
+): boolean {
+  if (key.version === undefined) return true;
+  if (finals.length > 0 && known.finals !== undefined) {
+    const handled = known.finals;
+    return finals.some((final) => !handled.includes(final));
+  }
+  // A payment never seen has no version: its version-0 event runs.
+  return known.version === undefined || key.version > known.version;
+}
+
 /** The rule, over a store that only locks and persists (loaded on a guard's first `handle`). */
 export class Guard<Context> implements WebhookGuard<Context> {
   readonly #store: WebhookGuardStore<Context>;
@@ -146,18 +199,14 @@ export class Guard<Context> implements WebhookGuard<Context> {
     return this.#store.transaction(key, async (session) => {
       const known = await session.read();
       if (known.seen) return 'duplicate';
-      // A payment never seen has no version: its version-0 event runs.
-      if (
-        key.version !== undefined &&
-        known.version !== undefined &&
-        key.version <= known.version
-      ) {
+      const finals = key.version === undefined ? [] : finalsOf(event);
+      if (!isNews(key, finals, known)) {
         // Remembered, so that its redeliveries answer at once, without reading the payment.
         await session.write(undefined);
         return 'stale';
       }
       await fn(event, session.context);
-      await session.write(key.version);
+      await session.write(key.version, finals);
       return 'handled';
     });
   }

@@ -7,8 +7,9 @@
 
 export type { ValidationIssue } from '../core/errors/base';
 export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
+export type { LogData, Logger } from '../core/logger';
 export type { PaymentWebhookEventType } from '../rules/webhooks';
-export type { MemoryGuardStoreOptions } from './create-guard';
+export type { MemoryGuardStore, MemoryGuardStoreOptions } from './create-guard';
 export { createWebhookGuard, memoryStore } from './create-guard';
 export type { WebhookVerificationReason } from './errors';
 export { WebhookVerificationError } from './errors';
@@ -60,6 +61,7 @@ export {
 } from './events';
 export type {
   GuardableEvent,
+  MemoryGuardStoreStats,
   WebhookGuard,
   WebhookGuardKey,
   WebhookGuardOptions,

@@ -97,14 +97,20 @@ export class PostgresStore<Client extends PgQueryable> implements PostgresGuardS
           await client.query(sql.payment, [key.paymentId]);
           const locked = await client.query(sql.lockPayment, [key.paymentId]);
           const raw = locked.rows[0]?.version;
+          // Under the payment's lock: its finals rows change only in its transactions.
+          const marked = await client.query(sql.finals, [FINALS.map((f) => finalId(f, key))]);
           return {
             seen: false,
             version: raw === null || raw === undefined ? undefined : Number(raw),
+            finals: marked.rows.map((row) => String(row.id).split(':', 1)[0] as string),
           };
         },
-        write: async (version) => {
+        write: async (version, finals) => {
           if (key.paymentId !== undefined && version !== undefined) {
             await client.query(sql.raise, [key.paymentId, version]);
+            if (finals !== undefined && finals.length > 0) {
+              await client.query(sql.mark, [finals.map((f) => finalId(f, key))]);
+            }
           }
         },
       });
@@ -154,12 +160,19 @@ export class PostgresStore<Client extends PgQueryable> implements PostgresGuardS
   }
 }
 
+/** What a payment's `final` rows may name: its final statuses and its settlement. */
+const FINALS = ['succeeded', 'failed', 'expired', 'cancelled', 'settled'];
+/** A `final` row's id: the final, then the payment (a final has no `:`, so the split is sure). */
+const finalId = (final: string, key: WebhookGuardKey): string => `${final}:${key.paymentId}`;
+
 function statements(table: string) {
   return {
     claim: `INSERT INTO ${table} (kind, id) VALUES ('event', $1) ON CONFLICT DO NOTHING`,
     payment: `INSERT INTO ${table} (kind, id) VALUES ('payment', $1) ON CONFLICT DO NOTHING`,
     lockPayment: `SELECT version FROM ${table} WHERE kind = 'payment' AND id = $1 FOR UPDATE`,
+    finals: `SELECT id FROM ${table} WHERE kind = 'final' AND id = ANY($1::text[])`,
+    mark: `INSERT INTO ${table} (kind, id) SELECT 'final', unnest($1::text[]) ON CONFLICT DO NOTHING`,
     raise: `UPDATE ${table} SET version = GREATEST(COALESCE(version, -1), $2::bigint), updated_at = now() WHERE kind = 'payment' AND id = $1`,
-    prune: `DELETE FROM ${table} WHERE (kind = 'event' AND updated_at < now() - make_interval(days => $1::int)) OR (kind = 'payment' AND updated_at < now() - make_interval(days => $2::int))`,
+    prune: `DELETE FROM ${table} WHERE (kind = 'event' AND updated_at < now() - make_interval(days => $1::int)) OR (kind IN ('payment', 'final') AND updated_at < now() - make_interval(days => $2::int))`,
   };
 }

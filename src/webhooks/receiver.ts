@@ -1,9 +1,9 @@
 // What verifying and parsing a delivery runs: loaded by `Webhooks` (webhooks.ts) on its first
 // verification, so a client that never receives webhooks does not ship the verifier and the
 // event schemas.
-import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
 import { parseWebhookEvent } from './parse';
+import { readBoundedBody, tooLarge } from './read-request';
 import type { HmacKey } from './signature';
 import {
   bodyBytes,
@@ -16,35 +16,55 @@ import {
 
 export { importKeys };
 
+/** How a delivery is judged: the tolerance of its timestamp and the bound of its body. */
+export interface DeliveryLimits {
+  toleranceSeconds: number;
+  maxBodyBytes: number;
+}
+
+/** The bytes of a body given whole, refused when over the bound (a string before encoding it). */
+function boundedBytes(body: unknown, maxBodyBytes: number): Uint8Array {
+  // Each UTF-16 unit is at least one UTF-8 byte: a string this long is over without encoding it.
+  if (typeof body === 'string' && body.length > maxBodyBytes) {
+    throw tooLarge(maxBodyBytes, `at least ${body.length}`);
+  }
+  const bytes = bodyBytes(body);
+  if (bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes, `${bytes.byteLength}`);
+  return bytes;
+}
+
 /** Checks one delivery; resolves with the bytes that were verified. */
 export async function verifyDelivery(
   keys: readonly HmacKey[],
   body: unknown,
   headers: WebhookHeaders,
-  toleranceSeconds: number,
+  limits: DeliveryLimits,
 ): Promise<Uint8Array> {
-  const bytes = bodyBytes(body);
+  const bytes = boundedBytes(body, limits.maxBodyBytes);
   const signed = readSignedHeaders(headers);
-  checkTimestamp(signed, toleranceSeconds, Date.now());
+  checkTimestamp(signed, limits.toleranceSeconds, Date.now());
   await checkSignature(keys, signed, bytes);
   return bytes;
 }
 
 /**
- * Checks one delivery and returns its event: `body` with `headers`, or a Fetch `Request` alone
- * (read once).
+ * Checks one delivery and returns its event: `body` with `headers`, or a Fetch `Request` alone,
+ * judged by its headers and timestamp before its body is read, and read within the bound.
  */
 export async function unwrapDelivery(
   keys: readonly HmacKey[],
   body: unknown,
   headers: WebhookHeaders | undefined,
-  toleranceSeconds: number,
+  limits: DeliveryLimits,
 ): Promise<WebhookEvent> {
-  const read =
-    headers === undefined && isRequest(body)
-      ? await readRequest(body)
-      : { body, headers: headers as WebhookHeaders };
-  return parseWebhookEvent(await verifyDelivery(keys, read.body, read.headers, toleranceSeconds));
+  if (headers !== undefined || !isRequest(body)) {
+    return parseWebhookEvent(await verifyDelivery(keys, body, headers as WebhookHeaders, limits));
+  }
+  const signed = readSignedHeaders(body.headers);
+  checkTimestamp(signed, limits.toleranceSeconds, Date.now());
+  const bytes = await readBoundedBody(body, limits.maxBodyBytes);
+  await checkSignature(keys, signed, bytes);
+  return parseWebhookEvent(bytes);
 }
 
 function isRequest(value: unknown): value is Request {
@@ -54,15 +74,4 @@ function isRequest(value: unknown): value is Request {
     typeof (value as Request).arrayBuffer === 'function' &&
     typeof (value as Request).headers?.get === 'function'
   );
-}
-
-/** A Fetch `Request` read once: its raw body's bytes and its headers. */
-async function readRequest(request: Request): Promise<{ body: Uint8Array; headers: Headers }> {
-  if (request.bodyUsed) {
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      "the request's body was already read: pass that raw body and the headers instead, unwrap(body, request.headers)",
-    );
-  }
-  return { body: new Uint8Array(await request.arrayBuffer()), headers: request.headers };
 }

@@ -122,10 +122,16 @@ export function bodyBytes(body: unknown): Uint8Array {
   if (Object.prototype.toString.call(body) === '[object ArrayBuffer]') {
     return new Uint8Array(body as ArrayBuffer);
   }
-  const got = typeof body === 'object' && body !== null ? 'a parsed object' : String(body);
+  if (typeof body === 'object' && body !== null) {
+    // What a JSON parser leaves: it ran before unwrap, so the raw bytes are gone.
+    throw new WebhookVerificationError(
+      'invalid_payload',
+      "the body is a parsed object, not the raw body: a JSON parser ran before unwrap, and the signed bytes do not come back from it. Express: an app-wide express.json() parses the body before the route's express.raw() sees it, so mount the webhook route, with express.raw({ type: 'application/json' }), before app.use(express.json()); Fastify: add a content-type parser with parseAs: 'buffer'; Fetch: pass the Request alone, unwrap(request)",
+    );
+  }
   throw new WebhookVerificationError(
     'invalid_payload',
-    `the body must be the raw body as received (string, Uint8Array/Buffer or ArrayBuffer), not ${got}: parsed JSON does not give back the signed bytes (Express: express.raw({ type: 'application/json' }); Fetch: await request.text())`,
+    `the body must be the raw body as received (string, Uint8Array/Buffer or ArrayBuffer), not ${String(body)}: no body parser read it (Express: express.raw({ type: 'application/json' }) on the webhook route; Fetch: unwrap(request))`,
   );
 }
 

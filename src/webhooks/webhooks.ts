@@ -18,7 +18,8 @@ const loadReceiver = once(() => import('./receiver'));
 /** Options of `Webhooks`. */
 export interface WebhooksOptions {
   /**
-   * The endpoint's signing secret, `whsec_…` (the service's dashboard shows it), or several
+   * The endpoint's signing secret, `whsec_…` (the service's dashboard shows it; its bare base64,
+   * without `whsec_`, is taken too, as the reference libraries take it), or several
    * during a rotation (the old one stays valid 24 hours beside the new): a delivery verifies when
    * it matches any. A string may list several, separated by commas or spaces.
    */
@@ -29,7 +30,16 @@ export interface WebhooksOptions {
    * @default 300
    */
   toleranceSeconds?: number | undefined;
+  /**
+   * The largest body taken, in bytes: past it, `payload_too_large`, and the rest of a
+   * `Request`'s body is not read. The service's events are a few KB.
+   * @default 1048576 (1 MiB)
+   */
+  maxBodyBytes?: number | undefined;
 }
+
+/** The default `maxBodyBytes`: 1 MiB. */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Each secret of a `secret` option: a string split on commas and spaces (a secret has neither),
@@ -42,7 +52,10 @@ export function webhookSecrets(secret: unknown): unknown[] {
   return secret === undefined || secret === null ? [] : [secret];
 }
 
-/** The secrets, checked: each `whsec_` followed by base64 (decoded with the receiver). */
+/**
+ * The secrets, checked: each base64 after `whsec_`, or bare base64 as the reference libraries
+ * (standardwebhooks, svix) take it (decoded with the receiver).
+ */
 function checkedSecrets(secrets: readonly unknown[]): string[] {
   if (secrets.length === 0) {
     throw new WebhookVerificationError(
@@ -54,7 +67,7 @@ function checkedSecrets(secrets: readonly unknown[]): string[] {
     if (typeof secret === 'string' && webhookSecretBase64(secret) !== undefined) return secret;
     throw new WebhookVerificationError(
       'invalid_secret',
-      `${secrets.length === 1 ? 'the secret' : `secret ${i + 1} of ${secrets.length}`} is not whsec_ followed by base64, as the service's dashboard shows it`,
+      `${secrets.length === 1 ? 'the secret' : `secret ${i + 1} of ${secrets.length}`} is not base64 of at least one byte after whsec_ (the dashboard shows it so; a bare base64 secret is taken too)`,
     );
   });
 }
@@ -76,6 +89,8 @@ function checkedSecrets(secrets: readonly unknown[]): string[] {
 export class Webhooks {
   /** Seconds a delivery's timestamp may be off, either way (`Infinity`: not checked). */
   readonly toleranceSeconds: number;
+  /** The largest body taken, in bytes. */
+  readonly maxBodyBytes: number;
   readonly #secrets: readonly string[];
   /** The secrets' Web Crypto keys, imported with the receiver on first use (again after a failure). */
   readonly #keys: () => Promise<HmacKey[]>;
@@ -87,6 +102,7 @@ export class Webhooks {
     // Own properties only: a polluted Object.prototype gives no secret.
     const secret = Object.hasOwn(given, 'secret') ? given.secret : undefined;
     const tolerance = Object.hasOwn(given, 'toleranceSeconds') ? given.toleranceSeconds : undefined;
+    const maxBody = Object.hasOwn(given, 'maxBodyBytes') ? given.maxBodyBytes : undefined;
     const secrets = checkedSecrets(webhookSecrets(secret));
     this.#secrets = secrets;
     this.#keys = once(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
@@ -97,12 +113,21 @@ export class Webhooks {
       );
     }
     this.toleranceSeconds = seconds;
+    const bytes = maxBody ?? MAX_BODY_BYTES;
+    if (typeof bytes !== 'number' || !(Number.isSafeInteger(bytes) && bytes >= 1)) {
+      throw new ConfigurationError(
+        'maxBodyBytes must be a whole number of bytes, at least 1 (default 1048576, 1 MiB)',
+      );
+    }
+    this.maxBodyBytes = bytes;
   }
 
   /**
    * Verifies a delivery and returns its event, typed by `type` (`switch (event.type)` narrows it).
-   * Pass the raw body as received with its headers, or a Fetch `Request` alone (its body is
-   * read once). An event of a type the SDK does not know yet comes as an `UnknownWebhookEvent`.
+   * Pass the raw body as received with its headers, or a Fetch `Request` alone: its headers and
+   * timestamp are judged before its body is read, and the body is read once, at most
+   * `maxBodyBytes`. An event of a type the SDK does not know yet comes as an
+   * `UnknownWebhookEvent`.
    *
    * @throws {WebhookVerificationError} when the delivery fails verification or is not an event:
    *   answer 400 and do not act on it.
@@ -112,7 +137,7 @@ export class Webhooks {
   async unwrap(body: WebhookBody | Request, headers?: WebhookHeaders): Promise<WebhookEvent> {
     const receiver = await loadReceiver();
     // A Fetch `Request` alone is told apart, and read, with the receiver.
-    return receiver.unwrapDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
+    return receiver.unwrapDelivery(await this.#keys(), body, headers, this);
   }
 
   /**
@@ -122,7 +147,7 @@ export class Webhooks {
    */
   async verifySignature(body: WebhookBody, headers: WebhookHeaders): Promise<void> {
     const receiver = await loadReceiver();
-    await receiver.verifyDelivery(await this.#keys(), body, headers, this.toleranceSeconds);
+    await receiver.verifyDelivery(await this.#keys(), body, headers, this);
   }
 
   /**
@@ -149,6 +174,7 @@ export class Webhooks {
     return {
       secret: this.#secrets.map(() => REDACTED),
       toleranceSeconds: Number.isFinite(tolerance) ? tolerance : String(tolerance),
+      maxBodyBytes: this.maxBodyBytes,
     };
   }
 

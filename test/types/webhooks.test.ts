@@ -6,6 +6,9 @@ import type {
   PaymentSnapshot,
   PaymentSucceededEvent,
   PaymentWebhookEvent,
+  SnapshotCancelled,
+  SnapshotExpired,
+  SnapshotFailed,
   SnapshotProcessing,
   SnapshotSettled,
   SnapshotSuccess,
@@ -15,6 +18,7 @@ import type {
 } from 'merchant-gateway/webhooks';
 import {
   isPaymentWebhookEvent,
+  type PaymentSettledEventSchema,
   type PaymentSnapshotSchema,
   type PaymentSucceededEventSchema,
   type WebhookEventSchema,
@@ -80,6 +84,59 @@ describe('a switch on the event type narrows, the unknown member included', () =
           'payment.processing' | 'payment.failed' | 'payment.expired' | 'payment.cancelled'
         >();
     }
+  });
+});
+
+describe('the stages an event type implies are non-null in its type (issue 41)', () => {
+  it("case 'payment.succeeded' reads success.tx_id without ?., once told from an unknown type", () => {
+    // What isPaymentWebhookEvent(event) leaves (the test above shows it narrows to this).
+    const event = value<PaymentWebhookEvent>();
+    switch (event.type) {
+      case 'payment.created':
+        // @ts-expect-error no stage is implied by a created event
+        event.data.processing.processing_at;
+        break;
+      case 'payment.processing':
+        expectTypeOf(event.data.processing).toEqualTypeOf<SnapshotProcessing>();
+        // @ts-expect-error success is not implied by a processing event
+        event.data.success.tx_id;
+        break;
+      case 'payment.succeeded': {
+        const txId: string | null = event.data.success.tx_id;
+        void txId;
+        expectTypeOf(event.data.processing).toEqualTypeOf<SnapshotProcessing>();
+        expectTypeOf(event.data.success).toEqualTypeOf<SnapshotSuccess>();
+        // Settled only if settlement already happened.
+        expectTypeOf(event.data.settled).toEqualTypeOf<SnapshotSettled | null>();
+        break;
+      }
+      case 'payment.settled':
+        expectTypeOf(event.data.processing).toEqualTypeOf<SnapshotProcessing>();
+        expectTypeOf(event.data.success).toEqualTypeOf<SnapshotSuccess>();
+        expectTypeOf(event.data.settled).toEqualTypeOf<SnapshotSettled>();
+        break;
+      case 'payment.failed':
+        expectTypeOf(event.data.failed).toEqualTypeOf<SnapshotFailed>();
+        // The buyer may not have committed: processing stays nullable.
+        expectTypeOf(event.data.processing).toEqualTypeOf<SnapshotProcessing | null>();
+        break;
+      case 'payment.expired':
+        expectTypeOf(event.data.expired).toEqualTypeOf<SnapshotExpired>();
+        expectTypeOf(event.data.processing).toEqualTypeOf<SnapshotProcessing | null>();
+        break;
+      case 'payment.cancelled':
+        expectTypeOf(event.data.cancelled).toEqualTypeOf<SnapshotCancelled>();
+        break;
+    }
+  });
+
+  it('the per-type schemas parse to the narrowed types; the snapshot schema stays T | null', () => {
+    expectTypeOf<
+      z.output<typeof PaymentSettledEventSchema>['data']['settled']
+    >().toEqualTypeOf<SnapshotSettled>();
+    expectTypeOf<
+      z.output<typeof PaymentSnapshotSchema>['settled']
+    >().toEqualTypeOf<SnapshotSettled | null>();
   });
 });
 

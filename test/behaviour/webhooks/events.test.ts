@@ -4,7 +4,9 @@
 
 import {
   isPaymentWebhookEvent,
+  PaymentSettledEventSchema,
   PaymentSnapshotSchema,
+  type PaymentWebhookEvent,
   PaymentWebhookEventSchema,
   WebhookEventSchema,
   Webhooks,
@@ -27,6 +29,17 @@ import {
 } from '../../support/webhook-fixtures';
 
 const secret = generateWebhookSecret();
+
+/** The stages each type implies, as the facts' table says (spec/service-webhooks.md). */
+const IMPLIED: Record<string, string[]> = {
+  'payment.created': [],
+  'payment.processing': ['processing'],
+  'payment.succeeded': ['processing', 'success'],
+  'payment.failed': ['failed'],
+  'payment.expired': ['expired'],
+  'payment.cancelled': ['cancelled'],
+  'payment.settled': ['processing', 'success', 'settled'],
+};
 const webhooks = new Webhooks({ secret });
 
 /** `body` signed now and unwrapped. */
@@ -154,6 +167,57 @@ describe('what is refused (invalid_payload), naming what is wrong', () => {
       }),
     );
     expect(wrong.issues).toEqual([{ field: 'data.settled.amount', message: 'expected object' }]);
+  });
+});
+
+describe('an event of a known type without a stage its type implies is refused, naming the stage', () => {
+  const implied: [PaymentWebhookEvent, string[]][] = EXAMPLE_EVENTS.map((example) => [
+    example,
+    IMPLIED[example.type] ?? [],
+  ]);
+  test.each(
+    implied.filter(([, stages]) => stages.length > 0).map(([e, s]) => [e.type, e, s] as const),
+  )('%s', async (type, example, stages) => {
+    for (const stage of stages) {
+      // null, as the relay sent when its read failed, and left out, which reads as null.
+      const nulled = await refusal(
+        JSON.stringify({ ...example, data: { ...example.data, [stage]: null } }),
+      );
+      expect(nulled.issues).toEqual([
+        {
+          field: `data.${stage}`,
+          message: `must be set in a ${type} event, which implies its ${stage} stage (it is null)`,
+        },
+      ]);
+      expect(nulled.message).toContain(`data.${stage} must be set in a ${type} event`);
+      const { [stage as 'processing']: _, ...rest } = example.data;
+      const absent = await refusal(JSON.stringify({ ...example, data: rest }));
+      expect(absent.issues?.map((i) => i.field)).toEqual([`data.${stage}`]);
+    }
+  });
+
+  test('the stages a type does not imply may be null: created with none, failed and expired without processing', async () => {
+    for (const example of EXAMPLE_EVENTS) {
+      const allowed = Object.fromEntries(
+        ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled']
+          .filter((stage) => !(IMPLIED[example.type] ?? []).includes(stage))
+          .map((stage) => [stage, null]),
+      );
+      const event = await unwrap(
+        JSON.stringify({ ...example, data: { ...example.data, ...allowed } }),
+      );
+      expect(event.type).toBe(example.type);
+    }
+  });
+
+  test('the per-type schemas refuse it too; an unknown type with no stage passes', () => {
+    const result = z.safeParse(PaymentSettledEventSchema, {
+      ...paymentSettled,
+      data: { ...paymentSettled.data, settled: null },
+    });
+    expect(result.error?.issues.map((i) => i.path)).toEqual([['data', 'settled']]);
+    const payout = { ...paymentCreated, type: 'payment.refunded_someday' };
+    expect(z.safeParse(WebhookEventSchema, payout).success).toBe(true);
   });
 });
 

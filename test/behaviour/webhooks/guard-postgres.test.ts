@@ -180,6 +180,34 @@ describe('webhooks.guard with postgresStore', () => {
     }
   });
 
+  test("finals from two senders (issue 41): a relay's final numbered below the highest handled runs once, on either replica; the service's copy of it is stale", async () => {
+    const replicas = [
+      createWebhookGuard({ store: postgresStore({ pool }) }),
+      createWebhookGuard({ store: postgresStore({ pool }) }),
+    ];
+    const relay = (type: 'payment.failed' | 'payment.settled', version: number) =>
+      paymentEvent('pay_pg_finals', type, version, { id: `evt_relay_pg_${type}` });
+    const events = [
+      paymentEvent('pay_pg_finals', 'payment.processing', 1),
+      relay('payment.failed', 1),
+      paymentEvent('pay_pg_finals', 'payment.failed', 2),
+      paymentEvent('pay_pg_finals', 'payment.failed', 5, { id: 'evt_pg_failed_again' }),
+    ];
+    const ran: string[] = [];
+    const outcomes: string[] = [];
+    for (const [i, event] of events.entries()) {
+      const guard = replicas[i % 2] as (typeof replicas)[number];
+      outcomes.push(
+        await guard.handle(event, async (e, { client }) => {
+          await client.query('INSERT INTO effects VALUES ($1, $2)', [e.id, e.data.status]);
+          ran.push(`${e.data.status} v${e.data.payment_state_version}`);
+        }),
+      );
+    }
+    expect(outcomes).toEqual(['handled', 'handled', 'stale', 'stale']);
+    expect(ran).toEqual(['processing v1', 'failed v1']);
+  });
+
   test('bad options are refused at once; a table that cannot be created is a ConfigurationError naming it', async () => {
     expect(() => postgresStore({ pool, table: 'guard; DROP TABLE effects' })).toThrow(
       RequestValidationError,

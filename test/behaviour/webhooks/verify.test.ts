@@ -1,8 +1,10 @@
 // Verifying a delivery exactly as the service signs it (spec/service-webhooks.md, "Signature"):
 // the documentation's test vector and its suggested cases, the header shapes frameworks hand
 // over, the body types, rotation, and what a refusal says (and never says).
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   MerchantGatewayError,
   Webhooks,
@@ -278,13 +280,20 @@ describe('bodies', () => {
       webhooks.verifySignature(JSON.parse(body) as unknown as string, headers),
       'invalid_payload',
     );
-    expect(error.message).toContain('not a parsed object');
-    expect(error.message).toContain("express.raw({ type: 'application/json' })");
+    // A parser ran first: the message says so and how to order them, not only what to mount.
+    expect(error.message).toContain('the body is a parsed object, not the raw body');
+    expect(error.message).toContain('a JSON parser ran before unwrap');
+    expect(error.message).toContain(
+      "mount the webhook route, with express.raw({ type: 'application/json' }), before app.use(express.json())",
+    );
+    expect(error.message).toContain("parseAs: 'buffer'");
     for (const wrong of [undefined, null, 42]) {
-      await refusedFor(
+      const none = await refusedFor(
         webhooks.verifySignature(wrong as unknown as string, headers),
         'invalid_payload',
       );
+      // No parser at all (Express without one leaves req.body undefined): mount the raw one.
+      expect(none.message).toContain(`not ${String(wrong)}: no body parser read it`);
     }
   });
 
@@ -343,14 +352,42 @@ describe('secrets', () => {
       expect((thrown as Error).message).not.toContain('not-base64!');
     }
     expect(() => new Webhooks({ secret: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', bad] })).toThrow(
-      /secret 2 of 2 is not whsec_ followed by base64/,
+      /secret 2 of 2 is not base64 of at least one byte after whsec_ \(.*a bare base64 secret is taken too\)/,
     );
+  });
+
+  test('a bare base64 secret (no whsec_) verifies as its whsec_ form does, as the reference libraries take it', async () => {
+    const bare = TEST_VECTOR.secret.slice('whsec_'.length);
+    const forms = [TEST_VECTOR.secret, bare].map(
+      (secret) => new Webhooks({ secret, toleranceSeconds: Infinity }),
+    );
+    const body = webhookBody(paymentSucceeded);
+    const at = new Date();
+    // standardwebhooks takes the bare form too, and signs alike with either.
+    const signature = new Webhook(bare).sign('msg_bare', at, body);
+    expect(new Webhook(TEST_VECTOR.secret).sign('msg_bare', at, body)).toBe(signature);
+    const headers = {
+      'webhook-id': 'msg_bare',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    for (const webhooks of forms) {
+      await webhooks.verifySignature(TEST_VECTOR.body, vector);
+      expect((await webhooks.unwrap(body, headers)).id).toBe(paymentSucceeded.id);
+      await refusedFor(webhooks.unwrap(`${body} `, headers), 'invalid_signature');
+    }
+    // The docs' error table says so, rather than calling the bare form invalid_secret.
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/webhooks.md'), 'utf8');
+    const row = docs.split('\n').find((line) => line.startsWith('| `invalid_secret`')) ?? '';
+    expect(row).toMatch(/a bare base64 secret, without `whsec_`, is accepted/);
   });
 
   test('a Webhooks shows its secrets as *** in JSON and util.inspect', async () => {
     const { inspect } = await import('node:util');
     const webhooks = new Webhooks({ secret: [TEST_VECTOR.secret, TEST_VECTOR.secret] });
-    expect(JSON.stringify(webhooks)).toBe('{"secret":["***","***"],"toleranceSeconds":300}');
+    expect(JSON.stringify(webhooks)).toBe(
+      '{"secret":["***","***"],"toleranceSeconds":300,"maxBodyBytes":1048576}',
+    );
     expect(inspect(webhooks)).not.toContain('MfKQ9r8');
     expect(JSON.stringify(replaying)).toContain('"toleranceSeconds":"Infinity"');
   });
