@@ -1,4 +1,4 @@
-import { MerchantGatewayError, type ValidationIssue } from '../core/errors/base';
+import { ERROR_BRAND, MerchantGatewayError, type ValidationIssue } from '../core/errors/base';
 import { clip } from '../core/safety/redact';
 
 /**
@@ -36,6 +36,8 @@ export type WebhookVerificationReason =
  * ```
  */
 export class WebhookVerificationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'WebhookVerificationError';
   override readonly name: string = 'WebhookVerificationError';
   readonly reason: WebhookVerificationReason;
   /** For `invalid_payload` from a field: each field and what is wrong with it. */

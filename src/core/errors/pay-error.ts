@@ -1,4 +1,4 @@
-import { MerchantGatewayError } from './base';
+import { ERROR_BRAND, MerchantGatewayError } from './base';
 
 /**
  * Why `buyer.pay` stopped before confirming:
@@ -44,6 +44,8 @@ export interface PayErrorInit {
  * unchanged, and nothing was signed after the step named here.
  */
 export class PayError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'PayError';
   override readonly name: string = 'PayError';
   /** What stopped the payment (see `PayFailure`). */
   readonly reason: PayFailure;
