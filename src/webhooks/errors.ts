@@ -1,4 +1,4 @@
-import { ERROR_BRAND, MerchantGatewayError, type ValidationIssue } from '../core/errors/base';
+import { MerchantGatewayError, type ValidationIssue } from '../core/errors/base';
 import { clip } from '../core/safety/redact';
 
 /**
@@ -37,7 +37,7 @@ export type WebhookVerificationReason =
  */
 export class WebhookVerificationError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'WebhookVerificationError';
+  static override readonly '~brand': string = 'WebhookVerificationError';
   override readonly name: string = 'WebhookVerificationError';
   readonly reason: WebhookVerificationReason;
   /** For `invalid_payload` from a field: each field and what is wrong with it. */

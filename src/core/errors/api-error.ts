@@ -1,5 +1,5 @@
 import type { ValidationIssue } from './base';
-import { ERROR_BRAND, MerchantGatewayError } from './base';
+import { MerchantGatewayError } from './base';
 
 /**
  * Error codes the service's published contract names (2026-02-18 and its preview: the shared list
@@ -74,7 +74,7 @@ export interface ApiErrorInit {
 /** The service answered with an error status. Subclasses narrow it by code and status. */
 export class ApiError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ApiError';
+  static override readonly '~brand': string = 'ApiError';
   override readonly name: string = 'ApiError';
   readonly method: string;
   /** Request path, without the base URL or query. */
@@ -115,7 +115,7 @@ export class ApiError extends MerchantGatewayError {
 /** 429, or code `rate_limited` under any status. The service did not act; always safe to retry. */
 export class RateLimitedError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'RateLimitedError';
+  static override readonly '~brand': string = 'RateLimitedError';
   override readonly name: string = 'RateLimitedError';
   /** How long the service asked to wait, from `retry-after-ms` or `Retry-After`. */
   readonly retryAfterMs?: number;
@@ -130,35 +130,35 @@ export class RateLimitedError extends ApiError {
 /** 401: a key is missing or not valid. */
 export class AuthenticationError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'AuthenticationError';
+  static override readonly '~brand': string = 'AuthenticationError';
   override readonly name: string = 'AuthenticationError';
 }
 
 /** 400: the service rejected the request's parameters. */
 export class InvalidRequestError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'InvalidRequestError';
+  static override readonly '~brand': string = 'InvalidRequestError';
   override readonly name: string = 'InvalidRequestError';
 }
 
 /** 404: the merchant or payment does not exist (for this partner). */
 export class NotFoundError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'NotFoundError';
+  static override readonly '~brand': string = 'NotFoundError';
   override readonly name: string = 'NotFoundError';
 }
 
 /** 409: an idempotency key reused with another body, or a settlement asset already registered. */
 export class ConflictError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ConflictError';
+  static override readonly '~brand': string = 'ConflictError';
   override readonly name: string = 'ConflictError';
 }
 
 /** 5xx: the service or a proxy in front of it failed. */
 export class ServerError extends ApiError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ServerError';
+  static override readonly '~brand': string = 'ServerError';
   override readonly name: string = 'ServerError';
 }
 

@@ -16,13 +16,11 @@ export interface ValidationIssue {
 const FAMILY: unique symbol = Symbol.for('merchant-gateway.error');
 
 /**
- * The static field naming a class's brand: every class of the family sets its own (a subclass
- * without one, like a user's, is judged by its prototype chain).
- * @internal
+ * Each class of the family names its brand in a static `'~brand'` field (a plain string key, so a
+ * bundler still drops the classes a program does not use); a subclass without one of its own,
+ * like a user's, is judged by its prototype chain.
  */
-export const ERROR_BRAND: unique symbol = Symbol.for('merchant-gateway.error-brand');
-
-type Branded = { [ERROR_BRAND]?: string };
+type Branded = { '~brand'?: string };
 
 /** The brands of `value`, when it is an error of this family from any copy of the package. */
 function brandsOf(value: unknown): readonly string[] | undefined {
@@ -33,9 +31,9 @@ function brandsOf(value: unknown): readonly string[] | undefined {
 
 /** Whether `value` is an instance of `asked`: by brand when the class has one of its own. */
 function isMember(asked: Branded, value: unknown): boolean {
-  if (!Object.hasOwn(asked, ERROR_BRAND))
+  if (!Object.hasOwn(asked, '~brand'))
     return Function.prototype[Symbol.hasInstance].call(asked, value);
-  return brandsOf(value)?.includes(asked[ERROR_BRAND] as string) === true;
+  return brandsOf(value)?.includes(asked['~brand'] as string) === true;
 }
 
 /**
@@ -54,7 +52,7 @@ function isMember(asked: Branded, value: unknown): boolean {
  */
 export class MerchantGatewayError extends Error {
   /** @internal */
-  static readonly [ERROR_BRAND]: string = 'MerchantGatewayError';
+  static readonly '~brand': string = 'MerchantGatewayError';
 
   /**
    * True for an error of this class or a subclass, from any copy of the package: each error
@@ -78,7 +76,7 @@ export class MerchantGatewayError extends Error {
     // The brands of new.target and each ancestor that has one; hidden from JSON and inspect.
     const brands: string[] = [];
     for (let c: unknown = new.target; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
-      if (Object.hasOwn(c, ERROR_BRAND)) brands.push((c as Branded)[ERROR_BRAND] as string);
+      if (Object.hasOwn(c, '~brand')) brands.push((c as Branded)['~brand'] as string);
     }
     Object.defineProperty(this, FAMILY, { value: Object.freeze(brands) });
   }
@@ -102,7 +100,7 @@ export class MerchantGatewayError extends Error {
 /** The client was configured wrongly (auth scheme, base URL, browser guard). Thrown by the constructor. */
 export class ConfigurationError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ConfigurationError';
+  static override readonly '~brand': string = 'ConfigurationError';
   override readonly name: string = 'ConfigurationError';
 }
 
@@ -113,7 +111,7 @@ function listIssues(issues: readonly ValidationIssue[]): string {
 /** Bad input, caught before any request was sent. Nothing reached the service. */
 export class RequestValidationError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'RequestValidationError';
+  static override readonly '~brand': string = 'RequestValidationError';
   override readonly name: string = 'RequestValidationError';
   readonly issues: ValidationIssue[];
 
@@ -139,7 +137,7 @@ function actedNote(init: {
 /** A 2xx response whose body is not JSON or does not match the expected shape. */
 export class ResponseValidationError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ResponseValidationError';
+  static override readonly '~brand': string = 'ResponseValidationError';
   override readonly name: string = 'ResponseValidationError';
   readonly issues: ValidationIssue[];
   /** The parsed body, or the raw text when it was not JSON. */
@@ -177,7 +175,7 @@ export class ResponseValidationError extends MerchantGatewayError {
  */
 export class ResponseTooLargeError extends ResponseValidationError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ResponseTooLargeError';
+  static override readonly '~brand': string = 'ResponseTooLargeError';
   override readonly name: string = 'ResponseTooLargeError';
   /** The limit that was exceeded, in bytes. */
   readonly maxBytes: number;
@@ -203,7 +201,7 @@ export class ResponseTooLargeError extends ResponseValidationError {
  */
 export class ConnectionError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ConnectionError';
+  static override readonly '~brand': string = 'ConnectionError';
   override readonly name: string = 'ConnectionError';
   /** The request's method, e.g. `GET`; set on what a call rejects with. */
   declare readonly method?: string;
@@ -218,14 +216,14 @@ export class ConnectionError extends MerchantGatewayError {
 /** One attempt ran past `timeoutMs` (connecting, waiting or reading the body). */
 export class TimeoutError extends ConnectionError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'TimeoutError';
+  static override readonly '~brand': string = 'TimeoutError';
   override readonly name: string = 'TimeoutError';
 }
 
 /** A list's service handed back a cursor it had already given in this iteration: following it would loop forever. */
 export class PaginationError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'PaginationError';
+  static override readonly '~brand': string = 'PaginationError';
   override readonly name: string = 'PaginationError';
   /** The cursor that came back a second time. */
   readonly cursor: string;
@@ -247,7 +245,7 @@ type PaymentStatusResult = import('../../schemas/payment-status').PaymentStatusR
  */
 export class PollTimeoutError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'PollTimeoutError';
+  static override readonly '~brand': string = 'PollTimeoutError';
   override readonly name: string = 'PollTimeoutError';
   /** The payment that was followed. */
   readonly paymentId: string;

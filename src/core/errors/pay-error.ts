@@ -1,4 +1,4 @@
-import { ERROR_BRAND, MerchantGatewayError } from './base';
+import { MerchantGatewayError } from './base';
 
 /**
  * Why `buyer.pay` stopped before confirming:
@@ -45,7 +45,7 @@ export interface PayErrorInit {
  */
 export class PayError extends MerchantGatewayError {
   /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'PayError';
+  static override readonly '~brand': string = 'PayError';
   override readonly name: string = 'PayError';
   /** What stopped the payment (see `PayFailure`). */
   readonly reason: PayFailure;
