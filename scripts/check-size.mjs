@@ -26,12 +26,15 @@ import * as esbuild from 'esbuild';
  * load is 150 B over and its total (which pays for the extra chunk) 1.8 kB over, so main's budgets
  * stop growth at what it measures plus 256 B. Issue 27's 20 kB target for the
  * buyer is retired: ky 2 (~8.3 kB) and zod/mini (~6.3 kB) leave too little for the buyer's own
- * calls, schemas and errors.
+ * calls, schemas and errors. Issue 41 added the errors' brand (`instanceof` across entries and
+ * copies) and redaction that decodes percent- and form-encoding: main 41,152 → 41,782 and
+ * 53,813 → 54,415 B, buyer's total 33,939 → 34,563 B, webhooks 9,400 → 9,580 B; main's and the
+ * buyer's total budgets are what they measure plus 256 B.
  */
 const KB = 1000;
 const ENTRIES = [
-  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_150 + 256, total: 53_812 + 256 },
-  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34 * KB },
+  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_782 + 256, total: 54_415 + 256 },
+  { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34_563 + 256 },
   { file: 'dist/webhooks.js', source: 'src/webhooks/index.ts', firstLoad: 10 * KB, total: 16 * KB },
 ];
 

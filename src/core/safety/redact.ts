@@ -87,40 +87,24 @@ function plusAsSpace(text: string): string {
   return text.replaceAll('+', ' ');
 }
 
-/** The value of a hex digit's character code, or -1 (NaN, past the text's end, included). */
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48; // 0-9
-  if (code >= 65 && code <= 70) return code - 55; // A-F
-  if (code >= 97 && code <= 102) return code - 87; // a-f
-  return -1;
-}
-
-/** The byte of the escape `%XY` at `at` in `text`, or -1. */
-function escapedByte(text: string, at: number): number {
-  if (text.charCodeAt(at) !== 0x25) return -1;
-  const high = hexDigit(text.charCodeAt(at + 1));
-  const low = hexDigit(text.charCodeAt(at + 2));
-  return high < 0 || low < 0 ? -1 : high * 16 + low;
-}
+/** One to four percent-escapes: the UTF-8 bytes of at most one character. */
+const ESCAPES = /^(?:%[\dA-Fa-f]{2}){1,4}$/;
 
 /**
  * The character a run of escapes at `at` spells in UTF-8 (`%C3%A9` is `é`), and how many
  * characters of `text` it takes; undefined when the escapes are not one whole, valid character.
  */
 function escapedChar(text: string, at: number): { char: string; length: number } | undefined {
-  const lead = escapedByte(text, at);
-  if (lead < 0) return undefined;
-  const count = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
-  if (count === 0 || (count === 4 && lead > 0xf4)) return undefined;
-  let point = count === 1 ? lead : lead & (0xff >> (count + 1));
-  for (let i = 1; i < count; i++) {
-    const next = escapedByte(text, at + 3 * i);
-    if ((next & 0xc0) !== 0x80) return undefined; // also -1: no escape there
-    point = (point << 6) | (next & 0x3f);
+  for (let length = 3; length <= 12; length += 3) {
+    const escapes = text.slice(at, at + length);
+    if (escapes.length < length || !ESCAPES.test(escapes)) return undefined;
+    try {
+      return { char: decodeURIComponent(escapes), length };
+    } catch {
+      // the first bytes of a character (or bytes of none): one escape more
+    }
   }
-  const overlong = point < ([0, 0, 0x80, 0x800, 0x10000][count] as number);
-  if (overlong || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return undefined;
-  return { char: String.fromCodePoint(point), length: 3 * count };
+  return undefined;
 }
 
 /** Where each character of a decoded text came from in the encoded one: `[from, to)`. */
