@@ -57,6 +57,31 @@ function step(name, command, args, cwd) {
   return { out, stdout };
 }
 
+/** The scripts npm runs, or warns about, when it installs a package: none may be published. */
+const INSTALL_SCRIPTS = /^(pre|post)?(install|prepare)$|^prepublish$/;
+
+/** The tarball's package.json names no install-time script (scripts/pack-manifest.mjs strips them). */
+function noInstallScripts(tarball) {
+  const { ok, stdout, out } = run('tar', ['-xzOf', tarball, 'package/package.json'], root);
+  if (!ok) throw new Error(`check-pack: cannot read package.json from ${tarball}:\n${out}`);
+  const found = Object.keys(JSON.parse(stdout).scripts ?? {}).filter((n) =>
+    INSTALL_SCRIPTS.test(n),
+  );
+  if (found.length > 0) {
+    throw new Error(`check-pack: the packed package.json has install-time scripts: ${found}`);
+  }
+  console.log('check-pack: ok   the packed package.json has no install-time script');
+}
+
+/** An install printed nothing about lifecycle scripts (npm's allowScripts warning among them). */
+function noScriptWarning(out, name) {
+  // Lines of npm's script warnings naming this package (msw's own may be listed too).
+  const line = out
+    .split('\n')
+    .find((l) => l.includes('merchant-gateway') && /install-scripts|allowScripts|prepare/i.test(l));
+  if (line !== undefined) throw new Error(`check-pack: ${name} warned about scripts:\n${out}`);
+}
+
 /**
  * A project that already has msw `version`, then installs the tarball with a plain `npm i`;
  * without `version`, a project that never installs msw (the peer is optional).
@@ -70,7 +95,13 @@ function project(temp, tarball, version) {
   );
   const npm = ['--no-audit', '--no-fund', '--prefer-offline'];
   if (!version) {
-    step('plain npm i <tarball> without msw', 'npm', ['install', tarball, ...npm], app);
+    const { out } = step(
+      'plain npm i <tarball> without msw',
+      'npm',
+      ['install', tarball, ...npm],
+      app,
+    );
+    noScriptWarning(out, 'npm i <tarball>');
     if (existsSync(join(app, 'node_modules/msw'))) throw new Error('check-pack: npm installed msw');
     const installed = join(app, 'node_modules/merchant-gateway');
     if (!existsSync(join(installed, 'LICENSE'))) throw new Error('check-pack: no LICENSE shipped');
@@ -91,7 +122,13 @@ function project(temp, tarball, version) {
   }
   step(`msw ${version} installed first`, 'npm', ['install', '-D', `msw@${version}`, ...npm], app);
   // No --legacy-peer-deps: the optional peer `msw` must accept what the project already has.
-  step(`then plain npm i <tarball> over msw ${version}`, 'npm', ['install', tarball, ...npm], app);
+  const { out } = step(
+    `then plain npm i <tarball> over msw ${version}`,
+    'npm',
+    ['install', tarball, ...npm],
+    app,
+  );
+  noScriptWarning(out, `npm i <tarball> over msw ${version}`);
   const installed = JSON.parse(readFileSync(join(app, 'node_modules/msw/package.json'))).version;
   if (installed !== version) throw new Error(`msw ${installed} replaced msw ${version}`);
   return app;
@@ -437,16 +474,13 @@ function printMatrix(rows) {
 
 const temp = mkdtempSync(join(tmpdir(), 'mg-pack-'));
 try {
+  // With its scripts, as `npm publish` packs: `prepack` takes the install-time scripts out of the
+  // manifest (scripts/pack-manifest.mjs), so `prepare` is neither run here nor published.
   const [packed] = JSON.parse(
-    // --ignore-scripts: not the root's `prepare`, which would rebuild dist/ under the other checks.
-    step(
-      'npm pack',
-      'npm',
-      ['pack', '--json', '--ignore-scripts', '--pack-destination', temp],
-      root,
-    ).stdout,
+    step('npm pack', 'npm', ['pack', '--json', '--pack-destination', temp], root).stdout,
   );
   const tarball = join(temp, packed.filename);
+  noInstallScripts(tarball);
 
   const app3 = project(temp, tarball, msw3);
   const floor = nodeBinary('22.12.0');

@@ -127,13 +127,11 @@ try {
   const tarballs = {};
   for (const [name, dir] of Object.entries(packages)) {
     const [packed] = JSON.parse(
-      // --ignore-scripts: not the root's `prepare`, which would rebuild dist/ under other checks.
-      step(
-        `npm pack ${name}`,
-        'npm',
-        ['pack', '--json', '--ignore-scripts', '--pack-destination', temp],
-        { cwd: dir },
-      ).stdout,
+      // With scripts, as `npm publish` packs: the root's `prepack` takes its install-time scripts
+      // out of the manifest (scripts/pack-manifest.mjs), so its `prepare` does not run here.
+      step(`npm pack ${name}`, 'npm', ['pack', '--json', '--pack-destination', temp], {
+        cwd: dir,
+      }).stdout,
     );
     for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json']) {
       assert(
@@ -142,6 +140,15 @@ try {
       );
     }
     tarballs[name] = join(temp, packed.filename);
+    // No script a consumer's npm would run or warn about is published (issue 41.16).
+    const { stdout: manifest } = step(`${packed.name}'s packed package.json`, 'tar', [
+      '-xzOf',
+      tarballs[name],
+      'package/package.json',
+    ]);
+    const scripts = Object.keys(JSON.parse(manifest).scripts ?? {});
+    const found = scripts.filter((n) => /^(pre|post)?(install|prepare)$|^prepublish$/.test(n));
+    assert(found.length === 0, `${packed.name} publishes install-time scripts: ${found}`);
   }
 
   const app = join(temp, 'app');
@@ -150,12 +157,18 @@ try {
     join(app, 'package.json'),
     `${JSON.stringify({ name: 'packages-check', private: true, type: 'module' }, null, 2)}\n`,
   );
-  step(
+  const { out: installOut } = step(
     'npm i <sdk> <cli> <mcp> tarballs',
     'npm',
     ['install', ...Object.values(tarballs), '--no-audit', '--no-fund', '--prefer-offline'],
     { cwd: app },
   );
+  const warned = installOut
+    .split('\n')
+    .filter(
+      (l) => l.includes('merchant-gateway') && /install-scripts|allowScripts|prepare/i.test(l),
+    );
+  assert(warned.length === 0, `installing the tarballs warned about scripts:\n${installOut}`);
   const installed = (name) => join(app, 'node_modules', name);
   assert(!existsSync(installed('merchant-gateway-cli/src')), 'the cli ships its src/');
   // The SDK itself names no PostgreSQL: pg-boss is the cli's own dependency.

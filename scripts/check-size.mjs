@@ -29,6 +29,10 @@ import * as esbuild from 'esbuild';
  * calls, schemas and errors. Issue 40: createCheckout and both wallets add 4,170 B of first load
  * beside BuyerClient alone (29,090 -> 33,260 B), within the 6,000 B it allows; the buyer entry's
  * budgets rise by those 6,000 B (with the route, it measures 33,731 B first load, 41,693 B total).
+ * Issue 41 added the errors' brand (`instanceof` across entries and
+ * copies) and redaction that decodes percent- and form-encoding: main 41,152 → 41,782 and
+ * 53,813 → 54,415 B, buyer's total 33,939 → 34,563 B, webhooks 9,400 → 9,580 B; main's and the
+ * buyer's total budgets are what they measure plus 256 B.
  */
 const KB = 1000;
 // Issue 40's route (`buyer.route()`): its options check and lazy handlers in the first load (main

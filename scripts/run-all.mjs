@@ -32,8 +32,8 @@ const phases = [
   { name: 'test:mcp', needs: ['build'] },
   { name: 'test:cli', needs: ['build'], after: ['test:mcp'] },
   { name: 'size', needs: ['build'] },
-  // attw packs the package, which runs its `prepare` (scripts/prepare.mjs): after both builds it
-  // finds every dist/ up to date and builds nothing under the phases reading them.
+  // attw and check-pack pack the package: its `prepack` takes `prepare` out of package.json for the
+  // pack (scripts/pack-manifest.mjs), so nothing is rebuilt under the phases reading dist/.
   { name: 'check:package', needs: ['build'], after: ['size', 'build:packages'], low: true },
   // publint and attw on the two packages, then the three installed from their tarballs.
   {

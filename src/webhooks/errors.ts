@@ -40,6 +40,8 @@ export type WebhookVerificationReason =
  * ```
  */
 export class WebhookVerificationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'WebhookVerificationError';
   override readonly name: string = 'WebhookVerificationError';
   readonly reason: WebhookVerificationReason;
   /** For `invalid_payload` from a field: each field and what is wrong with it. */

@@ -171,14 +171,17 @@ describe('relay --secret', () => {
       service.env,
       { stdin: `${secret}\n` },
     );
-    await until(() => relay.stdout.length > 0 || relay.stderr.length > 0, {
+    // Its first listing done: a status changed before it is that payment's start, with no event.
+    await until(() => relay.stderr.includes('following '), {
+      timeoutMs: 30_000,
       what: () => `relay start: ${relay.stderr}`,
     });
     service.mock.setPaymentStatus(payment.paymentId, 'processing');
     await until(
       () => receiver?.deliveries.some((d) => d.paymentId === payment.paymentId) ?? false,
       {
-        timeoutMs: 15_000,
+        // About 3 s from the change to the delivery (the follower's reads); 10 times that, and more.
+        timeoutMs: 45_000,
         what: () => `a verified delivery; stderr: ${relay.stderr}`,
       },
     );
@@ -196,5 +199,5 @@ describe('relay --secret', () => {
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--secret must/);
-  }, 30_000);
+  }, 90_000); // about 4 s idle
 });

@@ -73,6 +73,8 @@ export interface ApiErrorInit {
 
 /** The service answered with an error status. Subclasses narrow it by code and status. */
 export class ApiError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'ApiError';
   override readonly name: string = 'ApiError';
   readonly method: string;
   /** Request path, without the base URL or query. */
@@ -112,6 +114,8 @@ export class ApiError extends MerchantGatewayError {
 
 /** 429, or code `rate_limited` under any status. The service did not act; always safe to retry. */
 export class RateLimitedError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'RateLimitedError';
   override readonly name: string = 'RateLimitedError';
   /** How long the service asked to wait, from `retry-after-ms` or `Retry-After`. */
   readonly retryAfterMs?: number;
@@ -125,26 +129,36 @@ export class RateLimitedError extends ApiError {
 
 /** 401: a key is missing or not valid. */
 export class AuthenticationError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'AuthenticationError';
   override readonly name: string = 'AuthenticationError';
 }
 
 /** 400: the service rejected the request's parameters. */
 export class InvalidRequestError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'InvalidRequestError';
   override readonly name: string = 'InvalidRequestError';
 }
 
 /** 404: the merchant or payment does not exist (for this partner). */
 export class NotFoundError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'NotFoundError';
   override readonly name: string = 'NotFoundError';
 }
 
 /** 409: an idempotency key reused with another body, or a settlement asset already registered. */
 export class ConflictError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'ConflictError';
   override readonly name: string = 'ConflictError';
 }
 
 /** 5xx: the service or a proxy in front of it failed. */
 export class ServerError extends ApiError {
+  /** @internal */
+  static override readonly '~brand': string = 'ServerError';
   override readonly name: string = 'ServerError';
 }
 

@@ -8,8 +8,61 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** The base of every error this SDK throws. `instanceof MerchantGatewayError` catches them all. */
+/**
+ * Where an error lists the classes it belongs to (its own and each ancestor's brand). On
+ * `Symbol.for`, so every copy of the package (each entry's bundle, ESM beside CommonJS, two
+ * versions) reads the same key.
+ */
+const FAMILY: unique symbol = Symbol.for('merchant-gateway.error');
+
+/**
+ * Each class of the family names its brand in a static `'~brand'` field (a plain string key, so a
+ * bundler still drops the classes a program does not use); a subclass without one of its own,
+ * like a user's, is judged by its prototype chain.
+ */
+type Branded = { '~brand'?: string };
+
+/** The brands of `value`, when it is an error of this family from any copy of the package. */
+function brandsOf(value: unknown): readonly string[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const brands = (value as { [FAMILY]?: unknown })[FAMILY];
+  return Array.isArray(brands) ? brands : undefined;
+}
+
+/** Whether `value` is an instance of `asked`: by brand when the class has one of its own. */
+function isMember(asked: Branded, value: unknown): boolean {
+  if (!Object.hasOwn(asked, '~brand'))
+    return Function.prototype[Symbol.hasInstance].call(asked, value);
+  return brandsOf(value)?.includes(asked['~brand'] as string) === true;
+}
+
+/**
+ * The base of every error this SDK throws. `instanceof MerchantGatewayError` catches them all,
+ * whichever entry (`merchant-gateway`, `/buyer`, `/webhooks`), format or copy of the package threw
+ * it: `instanceof` reads a brand on `Symbol.for`, not the class's identity.
+ *
+ * @example
+ * ```ts
+ * import { MerchantGatewayError } from 'merchant-gateway';
+ * import { WebhookVerificationError } from 'merchant-gateway/webhooks';
+ *
+ * const error: unknown = new WebhookVerificationError('invalid_payload', 'not JSON');
+ * console.log(error instanceof MerchantGatewayError); // true
+ * ```
+ */
 export class MerchantGatewayError extends Error {
+  /** @internal */
+  static readonly '~brand': string = 'MerchantGatewayError';
+
+  /**
+   * True for an error of this class or a subclass, from any copy of the package: each error
+   * carries its classes' brands. A subclass of your own (no brand) is judged the ordinary way.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: inherited, `this` is the class on instanceof's right
+    return isMember(this, value);
+  }
+
   override readonly name: string = 'MerchantGatewayError';
   /**
    * The Idempotency-Key the failed call sent (yours or the one generated for it); undefined for
@@ -17,6 +70,16 @@ export class MerchantGatewayError extends Error {
    * answers with the original result instead of acting twice.
    */
   readonly idempotencyKey?: string;
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // The brands of new.target and each ancestor that has one; hidden from JSON and inspect.
+    const brands: string[] = [];
+    for (let c: unknown = new.target; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, '~brand')) brands.push((c as Branded)['~brand'] as string);
+    }
+    Object.defineProperty(this, FAMILY, { value: Object.freeze(brands) });
+  }
 
   /**
    * What `JSON.stringify(error)` gives: `name`, `message` and every public field (`code`,
@@ -36,6 +99,8 @@ export class MerchantGatewayError extends Error {
 
 /** The client was configured wrongly (auth scheme, base URL, browser guard). Thrown by the constructor. */
 export class ConfigurationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'ConfigurationError';
   override readonly name: string = 'ConfigurationError';
 }
 
@@ -45,6 +110,8 @@ function listIssues(issues: readonly ValidationIssue[]): string {
 
 /** Bad input, caught before any request was sent. Nothing reached the service. */
 export class RequestValidationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'RequestValidationError';
   override readonly name: string = 'RequestValidationError';
   readonly issues: ValidationIssue[];
 
@@ -69,6 +136,8 @@ function actedNote(init: {
 
 /** A 2xx response whose body is not JSON or does not match the expected shape. */
 export class ResponseValidationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'ResponseValidationError';
   override readonly name: string = 'ResponseValidationError';
   readonly issues: ValidationIssue[];
   /** The parsed body, or the raw text when it was not JSON. */
@@ -105,6 +174,8 @@ export class ResponseValidationError extends MerchantGatewayError {
  * it and cancelled the rest. `body` is undefined.
  */
 export class ResponseTooLargeError extends ResponseValidationError {
+  /** @internal */
+  static override readonly '~brand': string = 'ResponseTooLargeError';
   override readonly name: string = 'ResponseTooLargeError';
   /** The limit that was exceeded, in bytes. */
   readonly maxBytes: number;
@@ -129,6 +200,8 @@ export class ResponseTooLargeError extends ResponseValidationError {
  * (`GET /v1/merchants/m_1: after 3 attempts in 1503 ms: connection failed: fetch failed`).
  */
 export class ConnectionError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'ConnectionError';
   override readonly name: string = 'ConnectionError';
   /** The request's method, e.g. `GET`; set on what a call rejects with. */
   declare readonly method?: string;
@@ -142,11 +215,15 @@ export class ConnectionError extends MerchantGatewayError {
 
 /** One attempt ran past `timeoutMs` (connecting, waiting or reading the body). */
 export class TimeoutError extends ConnectionError {
+  /** @internal */
+  static override readonly '~brand': string = 'TimeoutError';
   override readonly name: string = 'TimeoutError';
 }
 
 /** A list's service handed back a cursor it had already given in this iteration: following it would loop forever. */
 export class PaginationError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'PaginationError';
   override readonly name: string = 'PaginationError';
   /** The cursor that came back a second time. */
   readonly cursor: string;
@@ -167,6 +244,8 @@ type PaymentStatusResult = import('../../schemas/payment-status').PaymentStatusR
  * payment not moving.
  */
 export class PollTimeoutError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'PollTimeoutError';
   override readonly name: string = 'PollTimeoutError';
   /** The payment that was followed. */
   readonly paymentId: string;

@@ -44,6 +44,8 @@ export interface PayErrorInit {
  * unchanged, and nothing was signed after the step named here.
  */
 export class PayError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'PayError';
   override readonly name: string = 'PayError';
   /** What stopped the payment (see `PayFailure`). */
   readonly reason: PayFailure;

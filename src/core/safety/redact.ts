@@ -56,25 +56,13 @@ function base64Cores(bytes: Uint8Array): string[] {
   return forms;
 }
 
-/** A percent-encoded text with its hex digits in upper case (as sent) and in lower case. */
-function hexCases(encoded: string): string[] {
-  return [encoded, encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())];
-}
-
 /**
- * Every form a secret can take on its way back to us, in one table: each encoding the SDK itself
- * writes (a path segment, a query built by `URLSearchParams`, a JSON body) and each a service or
- * proxy commonly echoes (a form body, an Authorization header's base64). The redactor scrubs all.
+ * The forms a secret can take that are not percent- or form-encoding: those are decoded out of the
+ * text instead (see `decodeForm`), so an encoder written in any language or style is covered.
  */
 const ENCODINGS: readonly ((secret: string) => string[])[] = [
   // As sent.
   (secret) => [secret],
-  // Path segments (the `path` tag) and most echoes: `~ ! ' ( )` stay, the space is %20.
-  (secret) => hexCases(encodeURIComponent(secret)),
-  // Queries and form bodies: `~ ! ' ( )` are escaped and the space is `+`.
-  (secret) => hexCases(new URLSearchParams([['', secret]]).toString().slice(1)),
-  // A URL's own serialization (what `url.full` and a proxy's log print of a raw value).
-  (secret) => hexCases(new URL(`http://h/?${secret.replaceAll('#', '%23')}`).search.slice(1)),
   // A JSON string's content: `"`, `\` and control characters escaped; `/` too by some servers.
   (secret) => {
     const json = JSON.stringify(secret).slice(1, -1);
@@ -91,14 +79,71 @@ const ENCODINGS: readonly ((secret: string) => string[])[] = [
 
 /** Every distinct, non-empty form of `secret`, from the table above. */
 function encodings(secret: string): string[] {
-  const all = ENCODINGS.flatMap((forms) => {
+  return [...new Set(ENCODINGS.flatMap((forms) => forms(secret)))].filter((form) => form !== '');
+}
+
+/** A space and a `+` are one character to the form-decoded match: `+` is a space in a form. */
+function plusAsSpace(text: string): string {
+  return text.replaceAll('+', ' ');
+}
+
+/** One to four percent-escapes: the UTF-8 bytes of at most one character. */
+const ESCAPES = /^(?:%[\dA-Fa-f]{2}){1,4}$/;
+
+/**
+ * The character a run of escapes at `at` spells in UTF-8 (`%C3%A9` is `é`), and how many
+ * characters of `text` it takes; undefined when the escapes are not one whole, valid character.
+ */
+function escapedChar(text: string, at: number): { char: string; length: number } | undefined {
+  for (let length = 3; length <= 12; length += 3) {
+    const escapes = text.slice(at, at + length);
+    if (escapes.length < length || !ESCAPES.test(escapes)) return undefined;
     try {
-      return forms(secret);
+      return { char: decodeURIComponent(escapes), length };
     } catch {
-      return []; // a lone surrogate has no percent-encoding: that form cannot be sent either
+      // the first bytes of a character (or bytes of none): one escape more
     }
-  });
-  return [...new Set(all)].filter((form) => form !== '');
+  }
+  return undefined;
+}
+
+/** Where each character of a decoded text came from in the encoded one: `[from, to)`. */
+interface Origins {
+  from: Int32Array;
+  to: Int32Array;
+}
+
+/**
+ * `text` as a form decoder reads it: each percent-escape (UTF-8) decoded and each `+` a space;
+ * an escape that is not valid UTF-8 stays as written. With `origins`, it also records the span of
+ * `text` each decoded character came from, so a match masks exactly its encoded source.
+ */
+function decodeForm(text: string, origins?: Origins): string {
+  let decoded = '';
+  let length = 0; // of `decoded` so far, in UTF-16 units (counted when origins are kept)
+  const copy = (start: number, end: number) => {
+    decoded += text.slice(start, end);
+    for (let at = start; origins !== undefined && at < end; at++, length++) {
+      origins.from[length] = at;
+      origins.to[length] = at + 1;
+    }
+  };
+  let done = 0;
+  for (let at = text.indexOf('%'); at >= 0; at = text.indexOf('%', at + 1)) {
+    const escaped = escapedChar(text, at);
+    if (escaped === undefined) continue;
+    copy(done, at);
+    decoded += escaped.char;
+    for (let unit = 0; origins !== undefined && unit < escaped.char.length; unit++, length++) {
+      origins.from[length] = at;
+      origins.to[length] = at + escaped.length;
+    }
+    done = at + escaped.length;
+    at = done - 1;
+  }
+  copy(done, text.length);
+  // One character for one: the origins stay right.
+  return plusAsSpace(decoded);
 }
 
 /**
@@ -107,22 +152,32 @@ function encodings(secret: string): string[] {
  */
 export class Redactor {
   readonly #secrets: readonly string[];
+  /** The secrets as they read once form-decoded (`+` as a space), longest first. */
+  readonly #decodedSecrets: readonly string[];
   /**
-   * UTF-8 bytes of the longest form a secret can take: a text cut this much past a limit, then
-   * redacted, then cut at the limit leaves no part of a key (see `redactThenCut`).
+   * UTF-8 bytes of the longest form a secret can take (every byte percent-escaped, at most): a
+   * text cut this much past a limit, then redacted, then cut at the limit leaves no part of a
+   * key (see `redactThenCut`).
    */
   readonly longestForm: number;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
+    const decoded = new Set<string>();
     for (const secret of secrets) {
       if (typeof secret !== 'string' || secret === '') continue;
       for (const form of encodings(secret)) forms.add(form);
+      decoded.add(plusAsSpace(secret));
     }
     // Longest first, so a key that contains another (or its unpadded base64) is replaced whole.
     this.#secrets = [...forms].sort((a, b) => b.length - a.length);
+    this.#decodedSecrets = [...decoded].sort((a, b) => b.length - a.length);
     const encoder = new TextEncoder();
-    this.longestForm = Math.max(0, ...this.#secrets.map((form) => encoder.encode(form).length));
+    this.longestForm = Math.max(
+      0,
+      ...this.#secrets.map((form) => encoder.encode(form).length),
+      ...this.#decodedSecrets.map((secret) => 3 * encoder.encode(secret).length),
+    );
   }
 
   string(text: string): string {
@@ -132,7 +187,37 @@ export class Redactor {
         if (out === secret) return REDACTED;
       } else if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out;
+    // Only a text with an escape or a `+` can hold an encoded key: the common case stops here.
+    return out.includes('%') || out.includes('+') ? this.#formDecoded(out) : out;
+  }
+
+  /** `text` with every secret found in its form-decoded reading masked over its encoded span. */
+  #formDecoded(text: string): string {
+    const seen = decodeForm(text);
+    const found = this.#decodedSecrets.filter((secret) =>
+      secret.length < MIN_SUBSTRING_SECRET_LENGTH ? seen === secret : seen.includes(secret),
+    );
+    // The common case ends here, without the origins: no key in the text.
+    if (found.length === 0) return text;
+    if (found.some((secret) => secret.length < MIN_SUBSTRING_SECRET_LENGTH)) return REDACTED;
+    // A decoded text is never longer than its source.
+    const origins = { from: new Int32Array(text.length), to: new Int32Array(text.length) };
+    const decoded = decodeForm(text, origins);
+    const spans: [number, number][] = [];
+    for (const secret of found) {
+      for (let at = decoded.indexOf(secret); at >= 0; at = decoded.indexOf(secret, at + 1)) {
+        spans.push([origins.from[at] as number, origins.to[at + secret.length - 1] as number]);
+      }
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let done = 0;
+    for (const [start, end] of spans) {
+      if (end <= done) continue; // inside a span already masked
+      out += start >= done ? `${text.slice(done, start)}${REDACTED}` : '';
+      done = end;
+    }
+    return out + text.slice(done);
   }
 
   /**

@@ -1,7 +1,7 @@
 // The buyer's half of the mock (options, fetch, confirm, cancel) over msw and real HTTP, paid with
 // viem accounts: what a wallet sends, what it gets back, and what each refusal leaves unchanged.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   addSettlements,
   type ErrorBody,
@@ -38,6 +38,10 @@ interface Confirmation {
 }
 
 const typedData = (action: WalletRpc) => JSON.parse(action.data.params[1]);
+
+// Most tests take 0.1 to 0.7 s, the first viem signature up to 1.7 s, on a loaded 2-core machine:
+// 20 s holds at ten times that (vitest's 5 s did not); the 64 quotes have their own.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
   const h = useMockGateway(transport, { pollInMs: 40 });
@@ -183,7 +187,7 @@ describe.each(TRANSPORTS)('the buyer side of the mock over %s', (transport) => {
     for (let i = 0; i < 64; i++) await options(id, [onBase]);
     const res = await confirm(id, { optionId: first.id, results: [await signed(action)] });
     expect([res.status, res.body.code]).toEqual([400, 'invalid_params']);
-  });
+  }, 60_000); // 65 quote requests: 1 to 3.4 s on a loaded machine
 
   it('refuses a malformed refresh or collectedData with 400 params_validation', async () => {
     const id = await createPayment();
@@ -433,12 +437,13 @@ describe('quotes that expire', () => {
       body: { amount: { unit: 'iso4217/USD', value: '500' }, referenceId: 'late' },
     });
     const id = created.body.paymentId;
-    const now = Math.floor(Date.now() / 1000);
     const { body } = await h.call<Options>(`/v1/gateway/payment/${id}/options`, {
       method: 'POST',
       headers: h.auth,
       body: { accounts: [`eip155:8453:${buyer.address}`] },
     });
+    // Read after the answer: a quote made late on a loaded machine still expires 1 s after it.
+    const now = Math.floor(Date.now() / 1000);
     const option = body.options[0] as Option;
     expect(option.expiresAt).toBeLessThanOrEqual(now + 1);
     const signature = await buyer.signTypedData(typedData(option.actions[0] as WalletRpc));
