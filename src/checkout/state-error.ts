@@ -13,6 +13,8 @@ import type { CheckoutAction, CheckoutState } from './controller-types';
  * ```
  */
 export class CheckoutStateError extends MerchantGatewayError {
+  /** @internal */
+  static override readonly '~brand': string = 'CheckoutStateError';
   override readonly name: string = 'CheckoutStateError';
   /** The action refused. */
   readonly action: CheckoutAction;
