@@ -318,13 +318,14 @@ const PAYMENT_EVENT_SCHEMAS = {
  * known type, the union with the unknown member then reads the known type's field as it is
  * (`event.data.success.tx_id` in `case 'payment.succeeded'`), not widened by `undefined`.
  */
-type NoSnapshotFields = { readonly [K in keyof PaymentSnapshot]?: never };
+type NoSnapshotFields = { readonly [K in keyof PaymentSnapshot]: never };
 
 /**
  * The `data` of an event type this SDK does not know: not validated, any fields. Its keys that a
- * payment snapshot also has are typed `never`, so that in a `switch (event.type)` the known cases
- * keep their snapshot's field types (TypeScript keeps the `string & {}` member in every case);
- * parse it yourself (e.g. with `PaymentSnapshotSchema`) once you know its type.
+ * payment snapshot also has are typed `never` (not optional), so that in a `switch (event.type)`,
+ * which keeps this member in every case, the known cases keep their snapshot's field types
+ * (`case 'payment.succeeded': event.data.success.tx_id`); parse it yourself (e.g. with
+ * `PaymentSnapshotSchema`) once you know its type.
  */
 export interface UnknownWebhookData extends NoSnapshotFields {
   readonly [key: string]: unknown;
@@ -338,7 +339,9 @@ export interface UnknownWebhookData extends NoSnapshotFields {
 export interface UnknownWebhookEvent {
   /** `evt_…`: the same on every delivery of one event. */
   id: string;
-  type: string & {};
+  // `string`, not `string & {}`: TypeScript narrows no union on a `string & {}` member, so a
+  // `switch (event.type)` would leave every case the whole union.
+  type: string;
   api_version: string;
   /** ISO 8601 UTC. */
   created_at: string;

@@ -31,7 +31,7 @@ describe('webhooks guard types', () => {
     const narrowed = () =>
       value<WebhookGuard>().handle(value<WebhookEvent>(), (e) => {
         if (e.type === 'payment.succeeded') {
-          expectTypeOf(e.data.success?.tx_id).toEqualTypeOf<string | null | undefined>();
+          expectTypeOf(e.data.success.tx_id).toEqualTypeOf<string | null>();
         }
       });
     expectTypeOf(narrowed).toBeFunction();

@@ -46,11 +46,13 @@ describe('a switch on the event type narrows, the unknown member included', () =
         event.data.success?.txId;
         // @ts-expect-error nor a misspelt snapshot field
         event.data.payment_state;
-        expectTypeOf(event.data.payment_id).toEqualTypeOf<string | undefined>();
+        expectTypeOf(event.data.payment_id).toEqualTypeOf<string>();
+        // The stages a succeeded event implies, with no ?. and no isPaymentWebhookEvent first.
+        expectTypeOf(event.data.success.tx_id).toEqualTypeOf<string | null>();
         break;
       }
       case 'payment.settled':
-        expectTypeOf(event.data.settled).toEqualTypeOf<SnapshotSettled | null | undefined>();
+        expectTypeOf(event.data.settled).toEqualTypeOf<SnapshotSettled>();
         break;
       default:
         // The other known types, and any type to come.
@@ -88,9 +90,8 @@ describe('a switch on the event type narrows, the unknown member included', () =
 });
 
 describe('the stages an event type implies are non-null in its type (issue 41)', () => {
-  it("case 'payment.succeeded' reads success.tx_id without ?., once told from an unknown type", () => {
-    // What isPaymentWebhookEvent(event) leaves (the test above shows it narrows to this).
-    const event = value<PaymentWebhookEvent>();
+  it("case 'payment.succeeded' reads success.tx_id without ?., the unknown member included", () => {
+    const event = value<WebhookEvent>();
     switch (event.type) {
       case 'payment.created':
         // @ts-expect-error no stage is implied by a created event
