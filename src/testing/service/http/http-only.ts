@@ -1,9 +1,11 @@
 /**
  * What the mock serves over real HTTP only, beside the service's `/v1/` routes and under the same
- * path prefix: the control API (`/__mock/…`) and the checkout page (`/pay/{id}`).
+ * path prefix: the control API (`/__mock/…`), the checkout page (`/pay/{id}`) and its scripts
+ * (`/pay/assets/{name}.js`).
  */
 import type { Store } from '../../state/store';
 import type { MockGateway } from '../../types';
+import { serveCheckoutAsset } from '../buyer/checkout-assets';
 import { handleCheckoutPage } from '../buyer/checkout-page';
 import { handleControl } from '../control/control';
 
@@ -25,6 +27,8 @@ export async function handleHttpOnly(
       url.searchParams,
     );
   }
+  const asset = /\/pay\/assets\/([^/]+)$/.exec(pathname);
+  if (asset) return serveCheckoutAsset(request, asset[1] as string);
   const pay = /\/pay\/([^/]+)\/?$/.exec(pathname);
   if (!pay) return undefined;
   let id: string;
