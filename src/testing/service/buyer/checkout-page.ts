@@ -107,7 +107,7 @@ function act(store: Store, payment: PaymentRecord, action: Action, now: number):
  * proxy in front of the mock still works; `null`, an opaque origin, is refused). A request naming
  * neither (curl, a script) passes: it is no browser acting for someone who visited a page.
  */
-function crossOrigin(request: Request): string | undefined {
+export function crossOrigin(request: Request): string | undefined {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null) {
     return site === 'same-origin' || site === 'none' ? undefined : `Sec-Fetch-Site is ${site}`;
