@@ -1,5 +1,6 @@
 // The route the mock's checkout page calls (`{prefix}/pay/api/wcp/…`), over the mock's real HTTP:
 // the SDK's own gateway.buyer.route with the mock's key, cancel allowed, another site refused.
+import { request as httpRequest } from 'node:http';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,5 +86,35 @@ describe("the mock's checkout route", () => {
     const response = await fetch(`${server.url}/api/pay/api/wcp/payment/${id}/status`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'requires_action' });
+  });
+
+  it('answers under any Host and path prefix a client names (a LAN address, a proxy)', async () => {
+    const id = await openPayment();
+    const { port } = new URL(server.url);
+    for (let i = 0; i < 20; i += 1) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/shop-${i}/pay/api/wcp/payment/${id}`,
+            headers: { host: `shop-${i}.test` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+    }
+  });
+
+  it('a path prefix the route cannot take as its base is a 404, not a dropped connection', async () => {
+    const response = await fetch(`${server.url}/a%20b/pay/api/wcp/payment/pay_1`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 });

@@ -10,9 +10,9 @@ export const ROUTE_PATH = '/pay/api/wcp';
 
 type Route = { fetch(request: Request): Promise<Response> };
 
-// One route per base URL the page was reached at (127.0.0.1, localhost, a prefix); a handful at most.
+// One route per path prefix the page was reached under (`''`, `/api`); a handful at most.
 const routes = new WeakMap<MockGateway, Map<string, Promise<Route>>>();
-const MAX_BASES = 16;
+const MAX_PREFIXES = 16;
 
 /** Answers a request under `{prefix}/pay/api/wcp` through the route; `prefix` is the mock's path prefix. */
 export async function handleCheckoutRoute(
@@ -21,27 +21,36 @@ export async function handleCheckoutRoute(
   prefix: string,
   refuse: (request: Request) => string | undefined,
 ): Promise<Response> {
-  const baseUrl = `${new URL(request.url).origin}${prefix}`;
-  const byBase = routes.get(mock) ?? new Map<string, Promise<Route>>();
-  routes.set(mock, byBase);
-  let route = byBase.get(baseUrl);
+  const byPrefix = routes.get(mock) ?? new Map<string, Promise<Route>>();
+  routes.set(mock, byPrefix);
+  let route = byPrefix.get(prefix);
   if (!route) {
-    if (byBase.size >= MAX_BASES) byBase.clear();
-    route = mountRoute(mock, baseUrl, prefix, refuse);
-    byBase.set(baseUrl, route);
+    if (byPrefix.size >= MAX_PREFIXES) byPrefix.clear();
+    route = mountRoute(mock, prefix, refuse);
+    byPrefix.set(prefix, route);
   }
-  return (await route).fetch(request);
+  try {
+    return (await route).fetch(request);
+  } catch {
+    // A prefix the route refuses as its base (`%20`, `..`): no page of the mock lives there.
+    byPrefix.delete(prefix);
+    return Response.json(
+      { error: { code: 'not_found', message: 'No checkout route under this path.' } },
+      { status: 404 },
+    );
+  }
 }
 
 async function mountRoute(
   mock: MockGateway,
-  baseUrl: string,
   prefix: string,
   refuse: (request: Request) => string | undefined,
 ): Promise<Route> {
   const { MerchantGateway } = await import('../../../client');
   const gateway = new MerchantGateway({
-    baseUrl,
+    // Any base does: mock.fetch answers in-process, and no buyer answer carries a URL. A loopback
+    // one, as the client takes a key over plain HTTP only to loopback, whatever Host the page used.
+    baseUrl: `http://127.0.0.1${prefix}`,
     apiKey: mock.credentials.apiKey,
     // In-process: the route's calls are service traffic (recorded, faults apply), with no socket.
     fetch: mock.fetch,
