@@ -1,6 +1,10 @@
 // The checkout controller in a real browser (Chromium from @sparticuz/chromium, never a download),
 // with an injected EIP-1193 wallet answered in Node by a viem account: the mock's own checkout page
-// paid with *Pay with a browser wallet* (the package's browser build, through the mock's route).
+// paid with *Pay with a browser wallet* (the package's browser build, through the mock's route),
+// and the PSP example's page (examples/psp-checkout, its own command in a child process).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
@@ -130,6 +134,74 @@ describe("the mock's checkout page: Pay with a browser wallet", () => {
     }
   }, 30_000);
 });
+
+describe('the PSP example (examples/psp-checkout) in a browser', () => {
+  let child: ChildProcess | undefined;
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('its one command serves a page that pays with the browser wallet, for its own session only', async () => {
+    // What `npm run example:checkout` runs, without npm in between.
+    const run = join(import.meta.dirname, '..', '..', '..', 'examples', 'psp-checkout', 'run.ts');
+    child = spawn(process.execPath, ['--import', 'tsx', run], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const printed = await linesUntil(child, /^Checkout page: /m);
+    const mockUrl = /^Mock gateway: +(\S+)/m.exec(printed)?.[1] as string;
+    const paymentId = /^Payment: +(\S+)/m.exec(printed)?.[1] as string;
+    const pageUrl = /^Checkout page: +(\S+)/m.exec(printed)?.[1] as string;
+    const routeUrl = `${new URL(pageUrl).origin}/api/wcp/payment/${paymentId}`;
+
+    // Without the session's cookie the route refuses the payment, and reaches nothing.
+    const stranger = await fetch(routeUrl);
+    expect(stranger.status).toBe(403);
+
+    await withWallet(ETHEREUM, async (page, wallet, problems) => {
+      const loaded = performance.now();
+      await page.goto(pageUrl);
+      const state = (name: string) => page.locator(`#status[data-state="${name}"]`).waitFor();
+      await state('ready_for_wallet');
+      await page.getByRole('button', { name: 'Connect wallet' }).click();
+      await state('options_ready');
+      await page
+        .getByRole('button', { name: /^Pay with .* on Base$/ })
+        .first()
+        .click();
+      await state('option_selected');
+      wallet.rejectNextSignatures(1);
+      await page.getByRole('button', { name: /^Pay \d/ }).click();
+      await page.locator('#error', { hasText: 'user_rejected' }).waitFor();
+      await state('option_selected');
+      await page.getByRole('button', { name: /^Pay \d/ }).click();
+      await state('succeeded');
+      console.log(
+        `example page, page load to succeeded: ${Math.round(performance.now() - loaded)} ms`,
+      );
+      expect(wallet.calls).toContain(`switched to ${BASE}`);
+      expect(problems).toEqual([]);
+    });
+    // The mock's control API says the same (default credentials: the example names none).
+    const apiKey = createMockGateway().credentials.apiKey;
+    const state = await fetch(`${mockUrl}/__mock/payments/${paymentId}`, {
+      headers: { 'api-key': apiKey },
+    });
+    expect(await state.json()).toMatchObject({ status: 'succeeded' });
+  }, 90_000);
+});
+
+/** The child's output up to the first line matching `pattern`. */
+async function linesUntil(child: ChildProcess, pattern: RegExp): Promise<string> {
+  let text = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    text += chunk.toString();
+    if (pattern.test(text) && text.endsWith('\n')) return text;
+  }
+  throw new Error(`the example stopped before printing ${pattern}:\n${text}`);
+}
 
 /** How many confirms of this payment reached the service. */
 function confirms(paymentId: string): number {
