@@ -54,7 +54,8 @@ async function withWallet(
 ): Promise<void> {
   const context: BrowserContext = await browser.newContext();
   try {
-    context.setDefaultTimeout(15_000);
+    // A step (a click, a state) takes up to about 3 s here (the example's confirm to succeeded).
+    context.setDefaultTimeout(30_000);
     const wallet = await injectWallet(context, chainId);
     const page = await context.newPage();
     // A CSP violation or an uncaught error in the page fails the test, whatever the page shows.
@@ -116,7 +117,7 @@ describe("the mock's checkout page: Pay with a browser wallet", () => {
       expect(await page.getByRole('button', { name: 'Pay 12.50 USD' }).isVisible()).toBe(false);
       expect(problems).toEqual([]);
     });
-  }, 60_000);
+  }, 120_000); // about 7 s idle
 
   it('without a wallet in the browser the page says so and keeps its simulated buttons', async () => {
     const { gatewayUrl } = await gateway().payments.create({
@@ -190,7 +191,7 @@ describe('the PSP example (examples/psp-checkout) in a browser', () => {
       headers: { 'api-key': apiKey },
     });
     expect(await state.json()).toMatchObject({ status: 'succeeded' });
-  }, 90_000);
+  }, 240_000); // about 20 s idle: the example's command starts (tsx, esbuild) before the flow
 });
 
 /** The child's output up to the first line matching `pattern`. */
