@@ -81,6 +81,22 @@ export default defineConfig([
     format: ['esm'],
     noExternal: ['zod'],
   },
+  // The checkout controller for browsers without a bundler (dist/browser/): everything bundled in,
+  // minified, read from disk by the mock's checkout page when a browser asks (no entry loads it).
+  // The page script shares the controller's chunk rather than carrying a second copy.
+  {
+    ...shared,
+    entry: {
+      checkout: 'src/checkout/browser.ts',
+      'wallet-page': 'src/testing/service/buyer/wallet-page.js',
+    },
+    outDir: 'dist/browser',
+    format: ['esm'],
+    platform: 'browser',
+    noExternal: [/./],
+    splitting: true,
+    minify: true,
+  },
   {
     ...shared,
     entry: {

@@ -37,6 +37,13 @@ const FLOORS = [
   // The command line is packages/cli now, a user of the public entries like any program.
 ];
 
+/**
+ * Climbs allowed by name, each for its reason. The mock's checkout page calls the SDK's own
+ * `gateway.buyer.route`, as a PSP's server would (issue 40): a client pointed at the mock, loaded by
+ * `import()` on the first request to that route, so the testing entry's first load stays without it.
+ */
+const ALLOWED_CLIMBS = new Set(['testing/service/buyer/checkout-route.ts -> client.ts']);
+
 function floorOf(file) {
   for (const [prefix, floor, name] of FLOORS) {
     if (file === prefix || (prefix.endsWith('/') && file.startsWith(prefix))) {
@@ -139,6 +146,7 @@ export function importGraph(srcDir = SRC) {
       const b = floorOf(to);
       const intoMock = b.name === 'testing' && a.name !== 'testing';
       const mockIntoClient = a.name === 'testing' && (b.name === 'client' || b.name === 'index');
+      if (ALLOWED_CLIMBS.has(`${from} -> ${to}`)) continue;
       if (b.floor > a.floor || intoMock || mockIntoClient) {
         climbs.push({ from, to, fromFloor: a.name, toFloor: b.name });
       }

@@ -12,6 +12,8 @@ const env = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !key.startsWith('MERCHANT_GATEWAY_')),
 );
 
+// Not here: examples/psp-checkout serves a page until stopped; its command runs, and its page is
+// paid with a browser wallet, in test/behaviour/checkout/checkout-browser.test.ts (Chromium).
 const examples: { name: string; expected: RegExp[] }[] = [
   {
     name: 'quickstart',

@@ -17,9 +17,10 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /**
  * The README's own limit (issues 22 and 36): what a partner reads stays short; reference goes to
  * docs/. It had grown to 570 lines, with the mock the Quickstart needs in section 17 of 21; now
- * at most 350, the receiving-webhooks section (issue 34) included.
+ * at most 350, the receiving-webhooks section (issue 34) included; 386 with a PSP's own checkout
+ * (issue 40: its two halves in one runnable block).
  */
-const README_MAX_LINES = 350;
+const README_MAX_LINES = 386;
 /** Wider lines wrap on a laptop's half screen and in GitHub's diff view. */
 const README_MAX_LINE_LENGTH = 99;
 /**

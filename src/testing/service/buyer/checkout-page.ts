@@ -10,6 +10,7 @@ import { ServiceError } from '../http/responses';
 import { changeStatus } from '../resources/lifecycle';
 import { payableChains } from './buyer-quotes';
 import { checkoutOf } from './checkout';
+import { ROUTE_PATH } from './checkout-route';
 import { MOCK_WALLET, mockAccount, payAs } from './mock-buyer';
 
 /** The form's `action` values and the status each one moves an open payment to. */
@@ -107,7 +108,7 @@ function act(store: Store, payment: PaymentRecord, action: Action, now: number):
  * proxy in front of the mock still works; `null`, an opaque origin, is refused). A request naming
  * neither (curl, a script) passes: it is no browser acting for someone who visited a page.
  */
-function crossOrigin(request: Request): string | undefined {
+export function crossOrigin(request: Request): string | undefined {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null) {
     return site === 'same-origin' || site === 'none' ? undefined : `Sec-Fetch-Site is ${site}`;
@@ -127,10 +128,12 @@ function crossOrigin(request: Request): string | undefined {
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-// No script and no external asset can load: the page works, and stays inert, without them.
+// Only the mock's own scripts (files, no inline script) and calls to its own route; the forms
+// work without any script.
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'",
   'x-content-type-options': 'nosniff',
   // Same-origin posts keep their Origin (with no-referrer a browser sends `Origin: null`).
   'referrer-policy': 'same-origin',
@@ -205,10 +208,26 @@ function paymentHtml(
             '<button type="submit" name="action" value="decline">Decline</button>',
             '<button type="submit" name="action" value="cancel">Cancel payment</button>',
             '</fieldset></form>',
+            payable ? walletHtml(payment, pagePath) : '',
           ].join('\n')
         : `<p role="status">${escapeHtml(outcomeSentence(status))}</p>`,
     ].join('\n'),
   );
+}
+
+/**
+ * *Pay with a browser wallet*: an empty section the page script (the package's browser build of
+ * `createCheckout`) fills in, calling the mock's own route; hidden until that script runs.
+ */
+function walletHtml(payment: PaymentRecord, pagePath: string): string {
+  // `{prefix}/pay/{id}` → `{prefix}`: the scripts and the route sit beside the pages.
+  const prefix = pagePath.replace(/\/pay\/[^/]*\/?$/, '');
+  return [
+    `<section id="wallet-checkout" hidden data-payment-id="${escapeHtml(payment.id)}" data-route="${escapeHtml(`${prefix}${ROUTE_PATH}`)}">`,
+    '<h2>Pay with a browser wallet</h2>',
+    '</section>',
+    `<script type="module" src="${escapeHtml(`${prefix}/pay/assets/wallet-page.js`)}"></script>`,
+  ].join('\n');
 }
 
 function outcomeSentence(status: string): string {
