@@ -146,6 +146,7 @@ export async function driveWebhooks(entry) {
 
   const keyBytes = crypto.getRandomValues(new Uint8Array(24));
   const secret = `whsec_${btoa(String.fromCharCode(...keyBytes))}`;
+  const usdc = 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
   const snapshot = {
     payment_id: 'pay_smoke',
     merchant_id: 'merchant_smoke',
@@ -156,7 +157,15 @@ export async function driveWebhooks(entry) {
     amount: { unit: 'iso4217/USD', value: '1000' },
     created_at: '2026-06-30T09:59:00.084Z',
     expires_at: '2026-06-30T10:14:00.000Z',
-    processing: null,
+    // A succeeded event carries the stages its type implies: processing and success.
+    processing: {
+      processing_at: '2026-06-30T09:59:10.512Z',
+      option_amount: { unit: usdc, value: '10000000' },
+      fee: null,
+      settlement_amount: { unit: usdc, value: '10000000' },
+      buyer_caip10: 'eip155:8453:0x000000000000000000000000000000000000dEaD',
+      chain_caip2: 'eip155:8453',
+    },
     success: { succeeded_at: '2026-06-30T10:00:00.271Z', tx_id: 'test:pay_smoke' },
     failed: null,
     cancelled: null,

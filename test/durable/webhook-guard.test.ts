@@ -249,12 +249,23 @@ describe('webhooks.guard on PostgreSQL, two receiver processes', () => {
     expect(kept).toEqual([{ receiver: 'receiver-b' }]);
     console.log(`redelivery after the SIGKILL handled in ${takeover.toFixed(0)} ms`);
 
-    // The guard's table holds one row per event id and one per payment.
+    // The guard's table holds one row per event id, one per payment, and one per final status
+    // (or settlement) handled for a payment: each of those in the events runs once, whatever
+    // its version.
+    const finals = new Set<string>();
+    for (const event of all) {
+      const { status, payment_id: paymentId } = event.data;
+      if (['succeeded', 'failed', 'expired', 'cancelled'].includes(status)) {
+        finals.add(`${status}:${paymentId}`);
+      }
+      if (event.type === 'payment.settled') finals.add(`settled:${paymentId}`);
+    }
     const { rows: guardRows } = await db.query<{ kind: string; n: number }>(
       'SELECT kind, count(*)::int AS n FROM merchant_gateway_webhook_guard GROUP BY kind ORDER BY kind',
     );
     expect(guardRows).toEqual([
       { kind: 'event', n: EVENTS + 1 },
+      { kind: 'final', n: finals.size },
       { kind: 'payment', n: byPayment.size + 1 },
     ]);
   });
