@@ -315,6 +315,6 @@ describe('arbitrary responses', () => {
     expect(seen.resolved).toBeGreaterThan(0);
     expect(seen.responseValidation).toBeGreaterThan(0);
     expect(seen.apiError).toBeGreaterThan(0);
-    // 250 runs take about 5 s on a loaded 2-core machine: vitest's 5 s default is too tight.
-  }, 30_000);
+    // 250 runs take about 5 s on a loaded 2-core machine and 33 s were seen under heavy load.
+  }, 180_000);
 });

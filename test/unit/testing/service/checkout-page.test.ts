@@ -60,7 +60,12 @@ describe('the checkout page (GET/POST /pay/{id}) over real HTTP', () => {
         `<button type="submit" name="action" value="${action}">${label}</button>`,
       );
     }
-    expect(html).not.toMatch(/<script|<link|src=/i);
+    // The forms need no script; the one script is the wallet section's, a same-origin file.
+    expect(html).not.toMatch(/<link/i);
+    expect(html.match(/<script[^>]*>/gi)).toEqual([
+      '<script type="module" src="/pay/assets/wallet-page.js">',
+    ]);
+    expect(html).not.toMatch(/<script[^>]*>[^<]/i);
   });
 
   it.each([
