@@ -94,8 +94,8 @@ export class Transport {
     const attempt = scope === undefined ? run : (n: number) => scope.attempt(n, run);
     try {
       // The first attempt runs outside p-retry: a call that succeeds at once (most of them), or
-      // fails with nothing to retry, never loads it. `retryCall` takes the first decision with
-      // the same policy and checks, and runs the attempts after it through p-retry.
+      // fails with nothing to retry, never loads it. `retryCall` decides, and runs the attempts
+      // after it through p-retry.
       signal?.throwIfAborted();
       let first: unknown;
       try {
