@@ -1,6 +1,7 @@
 // Guards and the default store, as the entries export them: options checked at once, the code that
 // runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
 import { RequestValidationError } from '../core/errors/base';
+import { loadOnce } from '../core/load-once';
 import type { WebhookGuard, WebhookGuardOptions, WebhookGuardStore } from './guard';
 
 const OPERATION = 'webhooks.guard';
@@ -17,7 +18,7 @@ export function createWebhookGuard<Context = undefined>(
   }
   // The rule, and the default store (memoryStore()'s defaults need no check), load on the first
   // event: a client that never receives webhooks does not carry them.
-  const guard = once(async () => {
+  const guard = loadOnce(async () => {
     const { Guard } = await import('./guard');
     if (given !== undefined && given !== null) return new Guard(given);
     const { MemoryStore } = await import('./memory-store');
@@ -64,18 +65,8 @@ export function memoryStore(options?: MemoryGuardStoreOptions): WebhookGuardStor
   }
   if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
   // Its code loads on first use, like the PostgreSQL store's.
-  const store = once(() =>
+  const store = loadOnce(() =>
     import('./memory-store').then(({ MemoryStore }) => new MemoryStore(ttlMs, maxEntries)),
   );
   return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };
-}
-
-/** Calls `load` once, on first use; a load that failed is tried again on the next. */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
 }
