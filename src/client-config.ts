@@ -248,18 +248,12 @@ export function configureClient(given: ClientOptions): {
 /** What `JSON.stringify` and `util.inspect` show of a client: its configuration, every key as `***`. */
 export function describeClient(r: ResolvedOptions): Record<string, unknown> {
   const hide = (value: string | undefined) => (value === undefined ? undefined : REDACTED);
+  // Every resolved option in its order, each key replaced where it stood.
   return {
-    baseUrl: r.baseUrl,
+    ...r,
     apiKey: hide(r.apiKey),
     appId: hide(r.appId),
     clientId: hide(r.clientId),
     legacyApiKey: hide(r.legacyApiKey),
-    merchantId: r.merchantId,
-    apiVersion: r.apiVersion,
-    timeoutMs: r.timeoutMs,
-    maxRetries: r.maxRetries,
-    maxRetryDelayMs: r.maxRetryDelayMs,
-    maxResponseBytes: r.maxResponseBytes,
-    logLevel: r.logLevel,
   };
 }
