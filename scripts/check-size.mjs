@@ -30,9 +30,10 @@ import * as esbuild from 'esbuild';
  */
 const KB = 1000;
 const ENTRIES = [
-  // Issue 42: ky loads at the first request (`import('ky')` in src/core/http/attempt.ts), so the
-  // first load fell to 32,969 B; the total (54,045 B) is still over issue 42's 52 kB.
-  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 32_969 + 256, total: 53_812 + 256 },
+  // Issue 42 (41,000 and 52,000 B) is not reached: ky loading at the first request made the first
+  // load 32,969 B, but ky's import-time Request check then meets a prototype polluted after the
+  // SDK's import (prototype-pollution-ky.test.ts), so ky loads with the SDK again.
+  { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_150 + 256, total: 53_812 + 256 },
   { file: 'dist/buyer.js', source: 'src/buyer.ts', firstLoad: 29 * KB, total: 34 * KB },
   { file: 'dist/webhooks.js', source: 'src/webhooks/index.ts', firstLoad: 10 * KB, total: 16 * KB },
 ];

@@ -1,9 +1,10 @@
 // Step "run one attempt" of a call: one request through ky under the attempt's own timer and
 // abort, its body read within bounds (readBody), the outcome turned into the result (parseResult)
-// or one of the SDK's errors (../errors/failure.ts). ky loads at a process's first request
-// (`import()`): importing the SDK loads neither ky nor, through ky's feature checks, Node's fetch.
-// A telemetry hook for "one attempt" wraps `runAttempt`.
+// or one of the SDK's errors (../errors/failure.ts). A telemetry hook for "one attempt" wraps
+// `runAttempt`.
+
 import type { Options } from 'ky';
+import * as kyModule from 'ky';
 import * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
@@ -14,7 +15,6 @@ import {
   type ValidationIssue,
 } from '../errors/base';
 import { type Body, connectionFailure, redactThenCut, responseFailure } from '../errors/failure';
-import { loadOnce } from '../load-once';
 import { MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
 import type { AttemptScope } from '../telemetry/option';
 import { onAbort } from '../timers';
@@ -22,11 +22,7 @@ import { toIssues } from '../validate';
 import { type PreparedCall, SDK_OWNED } from './prepare';
 import type { RequestSpec, TransportConfig } from './spec';
 
-type Ky = typeof import('ky');
-
-/** ky, loaded at the first request of the process (a failed load is tried again at the next). */
-const loadKy = loadOnce(() => import('ky'));
-let loadedKy: Ky | undefined;
+type Ky = typeof kyModule;
 
 /**
  * ky reads options a call does not give through the prototype chain of objects it builds itself, so
@@ -192,7 +188,11 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
   }
 }
 
-/** The request itself, through ky (loaded at the first), to the response's headers. */
+/**
+ * The request itself, through ky, to the response's headers. ky is imported with the SDK, not at
+ * the first request: its import builds a Request (a feature check) from a plain object, which
+ * `credentials` or `duplex` set on Object.prototype after the SDK's import would break for good.
+ */
 function send<S extends z.ZodMiniType, T>(
   call: PreparedCall<S, T>,
   n: number,
@@ -201,11 +201,7 @@ function send<S extends z.ZodMiniType, T>(
   signal: AbortSignal,
   trace: AttemptScope | undefined,
 ): Promise<Response> {
-  if (loadedKy !== undefined) return sendWith(loadedKy, call, n, config, hooks, signal, trace);
-  return loadKy().then((ky) => {
-    loadedKy = ky;
-    return sendWith(ky, call, n, config, hooks, signal, trace);
-  });
+  return sendWith(kyModule, call, n, config, hooks, signal, trace);
 }
 
 function sendWith<S extends z.ZodMiniType, T>(
