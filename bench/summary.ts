@@ -1,7 +1,7 @@
 // Why: issue 23's table is one command: after `npm run bench` has run on Node 22 and 24, every figure it names, read back from both runs' results, beside its target.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TARGET_VS_STRIPE } from './cold-start';
+import { TARGET_VS_FETCH, TARGET_VS_STRIPE } from './cold-start';
 import { fmt, table } from './common';
 import { TARGET_VS_KY, TARGET_VS_PEER_GET } from './per-call';
 
@@ -20,7 +20,9 @@ interface Results {
       onVsOff: { wall: number; cpu: number };
     }[];
   };
-  'cold-start'?: { target: { sdkVsStripe: number; cpuSdkVsStripe: number } };
+  'cold-start'?: {
+    target: { sdkVsStripe: number; cpuSdkVsStripe: number; sdkVsFetch?: number };
+  };
   concurrency?: { target: { vsKy: number; vsFloor: number } };
   size?: { report: string };
 }
@@ -74,6 +76,11 @@ const figures: Figure[] = [
     name: "import / stripe's import",
     of: (r) => r['cold-start']?.target.sdkVsStripe,
     max: TARGET_VS_STRIPE,
+  },
+  {
+    name: "import + first GET / raw fetch's",
+    of: (r) => r['cold-start']?.target.sdkVsFetch,
+    max: TARGET_VS_FETCH,
   },
   {
     name: '1,000 concurrent creates, p50 SDK / bare ky 2',

@@ -44,6 +44,9 @@ const KB = 1000;
  */
 const CHECKOUT_BUDGET = 6_000;
 const ENTRIES = [
+  // Issue 42 (41,000 and 52,000 B) is not reached: ky loading at the first request made the first
+  // load 32,969 B, but ky's import-time Request check then meets a prototype polluted after the
+  // SDK's import (prototype-pollution-ky.test.ts), so ky loads with the SDK again.
   { file: 'dist/index.js', source: 'src/index.ts', firstLoad: 41_791 + 256, total: 57_057 + 256 },
   // + CHECKOUT_BUDGET for createCheckout and its wallets (issue 40), and no more.
   {

@@ -30,7 +30,7 @@ const FLOORS = [
   ['testing/', 5, 'testing'],
   ['client.ts', 5, 'client'],
   ['client-options.ts', 5, 'client'],
-  ['client-parts.ts', 5, 'client'],
+  ['client-config.ts', 5, 'client'],
   ['buyer-client.ts', 5, 'client'],
   ['index.ts', 6, 'index'],
   ['buyer.ts', 6, 'index'],

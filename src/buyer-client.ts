@@ -1,5 +1,5 @@
+import { configureClient, describeClient, type ResolvedOptions } from './client-config';
 import type { ClientOptions } from './client-options';
-import { clientParts, describeClient, type Resolved } from './client-parts';
 import { Buyer } from './resources/buyer';
 
 /**
@@ -27,10 +27,10 @@ export interface BuyerClientOptions
  */
 export class BuyerClient extends Buyer {
   readonly #options: BuyerClientOptions;
-  readonly #resolved: Resolved;
+  readonly #resolved: ResolvedOptions;
 
   constructor(given: BuyerClientOptions = {}) {
-    const { options, resolved, context } = clientParts(given);
+    const { options, resolved, context } = configureClient(given);
     super(context);
     this.#options = options;
     this.#resolved = resolved;

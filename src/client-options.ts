@@ -1,5 +1,5 @@
 // The options of a client, apart from any client class: the main entry's MerchantGateway and the
-// buyer entry's BuyerClient both take them, and client-parts.ts resolves them.
+// buyer entry's BuyerClient both take them, and client-config.ts resolves them.
 
 import type { RequestHooks } from './core/http/transport';
 import type { Logger, LogLevel } from './core/logger';

@@ -1,5 +1,5 @@
+import { configureClient, describeClient, env, type ResolvedOptions } from './client-config';
 import type { ClientOptions } from './client-options';
-import { clientParts, describeClient, env, type Resolved } from './client-parts';
 import { HoldLimit } from './follow/hold-limit';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
@@ -40,13 +40,13 @@ export class MerchantGateway {
   readonly buyer: Buyer;
 
   readonly #options: ClientOptions;
-  readonly #resolved: Resolved;
+  readonly #resolved: ResolvedOptions;
   #webhooks: Webhooks | undefined;
 
   constructor(given: ClientOptions = {}) {
-    const parts = clientParts(given);
+    const parts = configureClient(given);
     const { options, resolved } = parts;
-    // What follows learn, per client; the buyer entry's client has none (client-parts.ts).
+    // What follows learn, per client; the buyer entry's client has none (client-config.ts).
     const context = { ...parts.context, holdLimit: new HoldLimit() };
     this.#options = options;
     this.#resolved = resolved;

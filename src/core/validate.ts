@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { merchantIdProblem } from '../schemas/payments';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../rules/ids';
 import type { ValidationIssue } from './errors/base';
 import { RequestValidationError } from './errors/base';
 import { ownDeep } from './safety/own';
@@ -59,9 +59,9 @@ export function merchantIdIssue(
   field = 'merchantId',
   whose?: string,
 ): ValidationIssue | undefined {
-  const problem = merchantIdProblem(value);
-  if (problem === undefined) return undefined;
-  return { field, message: whose === undefined ? problem : `${problem} (${whose})` };
+  if (typeof value === 'string' && MERCHANT_ID_PATTERN.test(value)) return undefined;
+  const rule = MERCHANT_ID_RULE;
+  return { field, message: whose === undefined ? rule : `${rule} (${whose})` };
 }
 
 /**

@@ -1,8 +1,9 @@
+import type * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise';
 import { RequestValidationError } from '../core/errors/base';
 import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
 import type { PagePromise } from '../core/page-promise';
-import { parseRequest } from '../core/validate';
+import { parseRequest, resolveMerchantId } from '../core/validate';
 import { LazyPaymentFollower } from '../follow/follower';
 import type { FollowContext, PaymentReader } from '../follow/reader';
 import {
@@ -32,7 +33,7 @@ import { REFERENCE_FILTER_PATTERN } from '../schemas/primitives';
 import { paymentView } from './buyer';
 import { cancelPayment, checkedPaymentStatus, paymentDetails } from './payment-actions';
 import { listPartnerPayments, listPayments } from './payment-list';
-import { merchantIdFor, type ResourceContext } from './resource';
+import type { ResourceContext } from './resource';
 import { paymentStatus } from './status-read';
 
 /** Payments: create, read, follow to a final status, and list. */
@@ -70,38 +71,31 @@ export class Payments {
    * @throws {RequestValidationError} before sending, e.g. no merchant id in the call or client.
    */
   create(params: PaymentCreateParams, options?: CreateRequestOptions): ApiPromise<CreatedPayment> {
-    return this.#context.transport.request(() => {
-      const operation = 'payments.create';
+    const { transport } = this.#context;
+    const operation = 'payments.create';
+    let merchantId: string;
+    let body: PaymentCreateBody;
+    try {
       const input = parseRequest(operation, PaymentCreateParamsSchema, params);
       // The client's default is checked here too: it reaches the header by the same path.
-      const merchantId = merchantIdFor(this.#context, operation, input.merchantId);
+      merchantId = resolveMerchantId(operation, input.merchantId, this.#context.merchantId);
       this.#hintReference(input.referenceId);
-      const { expiresAt, checkout } = input;
-      const body = {
-        amount: { unit: input.amount.unit, value: String(input.amount.value) },
-        referenceId: input.referenceId,
-        ...(expiresAt === undefined
-          ? {}
-          : {
-              expiresAt:
-                expiresAt instanceof Date ? Math.floor(expiresAt.getTime() / 1000) : expiresAt,
-            }),
-        ...(checkout === undefined
-          ? {}
-          : { checkout: { successUrl: checkout.successUrl, errorUrl: checkout.errorUrl } }),
-      };
-      return {
-        operation,
-        method: 'POST',
-        path: '/v1/payments',
-        headers: { 'Merchant-Id': merchantId },
-        body,
-        idempotency: 'always',
-        response: PaymentCreatedSchema,
-        // The merchant it was created for, so following it reads that merchant's status.
-        select: (payment): CreatedPayment => ({ ...payment, merchantId }),
-        options,
-      };
+      body = paymentCreateBody(input);
+    } catch (error) {
+      return transport.rejected(error);
+    }
+    // Described once, as data: the transport calls nothing back in this resource.
+    return transport.request<typeof PaymentCreatedSchema, CreatedPayment>({
+      operation,
+      method: 'POST',
+      path: '/v1/payments',
+      headers: { 'Merchant-Id': merchantId },
+      body,
+      idempotency: 'always',
+      response: PaymentCreatedSchema,
+      // The merchant it was created for, so following it reads that merchant's status.
+      adds: { merchantId },
+      options,
     });
   }
 
@@ -343,4 +337,23 @@ export class Payments {
       telemetry: config.telemetry,
     };
   }
+}
+
+/** The body of POST /v1/payments, from checked params: amounts as strings, a Date as epoch seconds. */
+type PaymentCreateBody = ReturnType<typeof paymentCreateBody>;
+
+function paymentCreateBody(input: z.output<typeof PaymentCreateParamsSchema>) {
+  const { expiresAt, checkout } = input;
+  return {
+    amount: { unit: input.amount.unit, value: String(input.amount.value) },
+    referenceId: input.referenceId,
+    ...(expiresAt === undefined
+      ? {}
+      : {
+          expiresAt: expiresAt instanceof Date ? Math.floor(expiresAt.getTime() / 1000) : expiresAt,
+        }),
+    ...(checkout === undefined
+      ? {}
+      : { checkout: { successUrl: checkout.successUrl, errorUrl: checkout.errorUrl } }),
+  };
 }

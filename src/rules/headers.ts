@@ -23,6 +23,9 @@ export function isCredentialHeader(name: string): boolean {
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 
 /** Header values the SDK sends: printable ASCII and tab only (no CR, LF or other controls). */
+export const SAFE_HEADER_VALUE = /^[\t\x20-\x7E]*$/;
+
+/** Whether `value` may be sent as a header's value (SAFE_HEADER_VALUE). */
 export function isSafeHeaderValue(value: string): boolean {
-  return /^[\t\x20-\x7E]*$/.test(value);
+  return SAFE_HEADER_VALUE.test(value);
 }

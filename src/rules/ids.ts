@@ -8,6 +8,16 @@ import type { Bounds } from './text';
 export const ID_LENGTH: Bounds = { min: 1, max: 255 };
 
 /**
+ * A merchant id as sent in the `Merchant-Id` header: 1 to 255 visible ASCII characters, since
+ * fetch would trim surrounding spaces and refuse control characters, and a header has no business
+ * being megabytes long.
+ */
+export const MERCHANT_ID_PATTERN = /^[\x21-\x7E]{1,255}$/;
+
+/** What MERCHANT_ID_PATTERN asks, as validation errors say it. */
+export const MERCHANT_ID_RULE = 'must be a merchant id of 1 to 255 visible ASCII characters';
+
+/**
  * The longest `maxPollMs` a caller may ask the service to hold a status read, in milliseconds.
  * The service publishes no cap; its own guides use 30,000 and 60,000, and a read held longer
  * outlives most proxies' idle timeouts anyway.

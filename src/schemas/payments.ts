@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHECKOUT_URL_RULE, isCheckoutUrl } from '../rules/checkout';
-import { ID_LENGTH } from '../rules/ids';
+import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../rules/ids';
 import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../rules/payments';
 import {
   exact,
@@ -133,21 +133,11 @@ const expiresAt = z.nullable(
   ),
 );
 
-/**
- * A merchant id as sent in the `Merchant-Id` header: 1 to 255 visible ASCII characters, since
- * fetch would trim surrounding spaces and refuse control characters, and a header has no business
- * being megabytes long.
- */
-const MERCHANT_ID_RULE = `must be a merchant id of ${ID_LENGTH.min} to ${ID_LENGTH.max} visible ASCII characters`;
+/** A merchant id as sent in the `Merchant-Id` header (MERCHANT_ID_PATTERN). */
 export const MerchantIdSchema = matching(
-  new RegExp(`^[\\x21-\\x7E]{${ID_LENGTH.min},${ID_LENGTH.max}}$`),
+  MERCHANT_ID_PATTERN,
   `${MERCHANT_ID_RULE} (sent as the Merchant-Id header)`,
 );
-
-/** Why `value` cannot be a merchant id, or undefined when it can (`MerchantIdSchema`'s rule). */
-export function merchantIdProblem(value: unknown): string | undefined {
-  return z.safeParse(MerchantIdSchema, value).success ? undefined : MERCHANT_ID_RULE;
-}
 
 const checkoutUrl = satisfying(isCheckoutUrl, CHECKOUT_URL_RULE);
 

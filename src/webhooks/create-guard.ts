@@ -1,6 +1,7 @@
 // Guards and the default store, as the entries export them: options checked at once, the code that
 // runs (the rule in guard.ts, the store in memory-store.ts) loaded on first use.
 import { RequestValidationError } from '../core/errors/base';
+import { loadOnce } from '../core/load-once';
 import type { Logger } from '../core/logger';
 import type {
   MemoryGuardStoreStats,
@@ -23,7 +24,7 @@ export function createWebhookGuard<Context = undefined>(
   }
   // The rule, and the default store (memoryStore()'s defaults need no check), load on the first
   // event: a client that never receives webhooks does not carry them.
-  const guard = once(async () => {
+  const guard = loadOnce(async () => {
     const { Guard } = await import('./guard');
     if (given !== undefined && given !== null) return new Guard(given);
     const { MemoryStore } = await import('./memory-store');
@@ -97,7 +98,7 @@ export function memoryStore(options?: MemoryGuardStoreOptions): MemoryGuardStore
   if (issues.length > 0) throw new RequestValidationError('webhooks.memoryStore', issues);
   // Its code loads on first use, like the PostgreSQL store's.
   let loaded: { stats(): MemoryGuardStoreStats } | undefined;
-  const store = once(() =>
+  const store = loadOnce(() =>
     import('./memory-store').then(({ MemoryStore }) => {
       const made = new MemoryStore(ttlMs, maxEntries, logger);
       loaded = made;
@@ -108,14 +109,4 @@ export function memoryStore(options?: MemoryGuardStoreOptions): MemoryGuardStore
     transaction: (key, work) => store().then((made) => made.transaction(key, work)),
     stats: () => loaded?.stats() ?? { ids: 0, payments: 0, evictedEarly: 0 },
   };
-}
-
-/** Calls `load` once, on first use; a load that failed is tried again on the next. */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
 }

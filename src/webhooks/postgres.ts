@@ -1,7 +1,7 @@
 // The guard's PostgreSQL store. It never imports `pg`: the user hands it a Pool (or one Client),
 // typed by what it calls, so `pg` stays an optional peer and nothing loads for anyone else.
 import { RequestValidationError } from '../core/errors/base';
-import { once } from './create-guard';
+import { loadOnce } from '../core/load-once';
 import {
   DEFAULT_TABLE,
   type PgPoolClientLike,
@@ -74,7 +74,7 @@ export function postgresStore<Client extends PgQueryable>(
   }
   // The SQL and its transactions load on first use: a bundle that never stores in PostgreSQL
   // does not carry them.
-  const store = once(() =>
+  const store = loadOnce(() =>
     import('./postgres-store').then(({ PostgresStore }) => new PostgresStore(pool, client, table)),
   );
   return { transaction: (key, work) => store().then((loaded) => loaded.transaction(key, work)) };

@@ -1,7 +1,8 @@
 import { ConfigurationError } from '../core/errors/base';
+import { loadOnce } from '../core/load-once';
 import { REDACTED } from '../rules/headers';
 import { WEBHOOK_TOLERANCE_SECONDS, webhookSecretBase64 } from '../rules/webhook-secret';
-import { createWebhookGuard, once } from './create-guard';
+import { createWebhookGuard } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
 import type { WebhookGuard, WebhookGuardOptions } from './guard';
@@ -13,7 +14,7 @@ export type { WebhookBody, WebhookHeaders };
 
 // The verifier and the event schemas load on the first verification (a feature's edge): a client
 // that never receives webhooks does not run or ship them.
-const loadReceiver = once(() => import('./receiver'));
+const loadReceiver = loadOnce(() => import('./receiver'));
 
 /** Options of `Webhooks`. */
 export interface WebhooksOptions {
@@ -105,7 +106,7 @@ export class Webhooks {
     const maxBody = Object.hasOwn(given, 'maxBodyBytes') ? given.maxBodyBytes : undefined;
     const secrets = checkedSecrets(webhookSecrets(secret));
     this.#secrets = secrets;
-    this.#keys = once(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
+    this.#keys = loadOnce(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
     const seconds = tolerance ?? WEBHOOK_TOLERANCE_SECONDS;
     if (typeof seconds !== 'number' || !(seconds >= 0)) {
       throw new ConfigurationError(

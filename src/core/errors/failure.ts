@@ -1,7 +1,7 @@
 // What a failed attempt becomes, in one place: an error response's body redacted then cut, the one
 // factory from (status, body) to an ApiError class (a 401 naming the setting to check), a
 // connection failure's diagnosis (permanent or worth a retry), and how a call's last failure is
-// told (`exhausted`). The classes themselves are in base.ts and api-error.ts.
+// told (`describeLastConnectionFailure`). The classes themselves are in base.ts and api-error.ts.
 
 import { clip, MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
 import {
@@ -37,7 +37,7 @@ export function isUnknownOutcome(error: unknown): error is Error {
  * many attempts were made and in how long, and `method`, `path`, `attempts` and `elapsedMs` are
  * set, as on an ApiError.
  */
-export function exhausted(
+export function describeLastConnectionFailure(
   error: ConnectionError,
   method: string,
   path: string,
@@ -55,12 +55,12 @@ export function exhausted(
   const rest = error.message.startsWith(`${label}: `)
     ? error.message.slice(label.length + 2)
     : error.message;
-  retell(error, `${label}: after ${said}: ${rest}`);
+  replaceMessage(error, `${label}: after ${said}: ${rest}`);
   return error;
 }
 
 /** Replaces an error's message, and the message its stack starts with. */
-export function retell(error: Error, message: string): void {
+export function replaceMessage(error: Error, message: string): void {
   const before = error.message;
   error.message = message;
   if (typeof error.stack === 'string' && error.stack.includes(before)) {
@@ -165,7 +165,7 @@ export function responseFailure(init: {
     redactor: init.redactor,
   });
   if (error instanceof AuthenticationError && init.authSources !== undefined) {
-    retell(error, `${error.message}. ${authHint(init.authSources, init.legacy)}`);
+    replaceMessage(error, `${error.message}. ${authHint(init.authSources, init.legacy)}`);
   }
   return error;
 }

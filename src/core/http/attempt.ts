@@ -2,7 +2,9 @@
 // abort, its body read within bounds (readBody), the outcome turned into the result (parseResult)
 // or one of the SDK's errors (../errors/failure.ts). A telemetry hook for "one attempt" wraps
 // `runAttempt`.
-import ky, { type Options, replaceOption } from 'ky';
+
+import type { Options } from 'ky';
+import * as kyModule from 'ky';
 import * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
@@ -17,18 +19,96 @@ import { MAX_VALUE_DEPTH, type Redactor } from '../safety/redact';
 import type { AttemptScope } from '../telemetry/option';
 import { onAbort } from '../timers';
 import { toIssues } from '../validate';
-import { KY_CALL_DEFAULTS, kyReadsAreClean, OWN_KY_OPTIONS, Target } from './ky-options';
 import { type PreparedCall, SDK_OWNED } from './prepare';
 import type { RequestSpec, TransportConfig } from './spec';
+
+type Ky = typeof kyModule;
+
+/**
+ * ky reads options a call does not give through the prototype chain of objects it builds itself, so
+ * plain data on a polluted `Object.prototype` would reach every request (`headers`, `searchParams`,
+ * `json`, `body`, …). Under pollution every option ky or the Request it builds reads is given here
+ * as an own value.
+ */
+const OWN_KY_OPTIONS = {
+  json: undefined,
+  // An empty query, not undefined: ky drops an undefined `searchParams` from what it merges.
+  searchParams: '',
+  // null, not undefined (dropped likewise): ky then falls back to the URL's `signal`, below.
+  signal: null,
+  parseJson: undefined,
+  stringifyJson: undefined,
+  onDownloadProgress: undefined,
+  onUploadProgress: undefined,
+  // p-retry keeps the contract's policy (rate limiting under any status, only safe repeats).
+  retry: 0,
+  // ky's timeout does not cover reading the body: the attempt's own timer does.
+  timeout: false,
+  totalTimeout: false,
+  // Error statuses are mapped by the SDK, from a body it reads within its own size limit.
+  throwHttpErrors: false,
+  // What the Request constructor reads besides method, headers, body and signal.
+  mode: undefined,
+  credentials: undefined,
+  cache: undefined,
+  redirect: undefined,
+  referrer: undefined,
+  referrerPolicy: undefined,
+  integrity: undefined,
+  keepalive: undefined,
+  window: undefined,
+  priority: undefined,
+  dispatcher: undefined,
+} as const;
+
+/** The options of OWN_KY_OPTIONS whose value differs from ky's default for a missing one. */
+const KY_CALL_DEFAULTS = { retry: 0, timeout: false, throwHttpErrors: false } as const;
+
+/**
+ * Every name ky, or the Request it builds, reads off its options or off objects it builds (hook
+ * kinds included). While none of them is on `Object.prototype` (every process that is not
+ * polluted), a call hands ky only KY_CALL_DEFAULTS: ky's merge copies its options object once per
+ * key, so the full own set costs a GET about a tenth of its time.
+ */
+const KY_READS = [
+  ...Object.keys(OWN_KY_OPTIONS),
+  ...['method', 'headers', 'body', 'hooks', 'context', 'fetch', 'prefix', 'prefixUrl', 'baseUrl'],
+  ...['duplex', 'init', 'beforeRequest', 'beforeRetry', 'beforeError', 'afterResponse'],
+];
+
+/** True while nothing ky reads is inherited from `Object.prototype`: checked on every attempt. */
+function kyReadsAreClean(): boolean {
+  for (const name of KY_READS) if (Object.hasOwn(Object.prototype, name)) return false;
+  return true;
+}
+
+/**
+ * A call's URL as ky gets it under pollution. ky reads `headers`, `signal` and `method` off its
+ * input when the options lack them, and off a string that reaches `Object.prototype`: here they are
+ * the URL's own (none). In a clean process the URL string does the same, without a second parse.
+ */
+class UrlWithoutRequestFields extends URL {
+  get headers(): undefined {
+    return undefined;
+  }
+  get signal(): undefined {
+    return undefined;
+  }
+  get method(): undefined {
+    return undefined;
+  }
+}
 
 /** The user's hooks, as every attempt of a client hands them to ky. */
 export interface KyHooks {
   /**
-   * Every kind, an unused one as undefined (ky reads that as none), marked for ky as replacing,
-   * not merged: ky merges into a `{}` of its own, where a polluted `Object.prototype.hooks` would
-   * otherwise add hooks to every request.
+   * Every kind, an unused one as undefined (ky reads that as none), handed to ky marked as
+   * replacing, not merged: ky merges into a `{}` of its own, where a polluted
+   * `Object.prototype.hooks` would otherwise add hooks to every request.
    */
-  readonly replaced: NonNullable<Options['hooks']>;
+  readonly kinds: {
+    [K in keyof NonNullable<Options['hooks']>]: NonNullable<Options['hooks']>[K] | undefined;
+  };
   /**
    * Whether the user gave any hook. Without, a clean process hands ky no `hooks` (ky's own are
    * empty); under pollution the replacing empty set is always given.
@@ -108,8 +188,24 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
   }
 }
 
-/** The request itself, through ky, to the response's headers. */
+/**
+ * The request itself, through ky, to the response's headers. ky is imported with the SDK, not at
+ * the first request: its import builds a Request (a feature check) from a plain object, which
+ * `credentials` or `duplex` set on Object.prototype after the SDK's import would break for good.
+ */
 function send<S extends z.ZodMiniType, T>(
+  call: PreparedCall<S, T>,
+  n: number,
+  config: TransportConfig,
+  hooks: KyHooks,
+  signal: AbortSignal,
+  trace: AttemptScope | undefined,
+): Promise<Response> {
+  return sendWith(kyModule, call, n, config, hooks, signal, trace);
+}
+
+function sendWith<S extends z.ZodMiniType, T>(
+  { default: ky, replaceOption }: Ky,
   call: PreparedCall<S, T>,
   n: number,
   config: TransportConfig,
@@ -122,7 +218,7 @@ function send<S extends z.ZodMiniType, T>(
   // Under pollution every option ky reads is given as an own value; otherwise only what
   // differs from ky's defaults, to the same effect (see KY_READS).
   const clean = kyReadsAreClean();
-  return ky(clean ? call.url : new Target(call.url), {
+  return ky(clean ? call.url : new UrlWithoutRequestFields(call.url), {
     ...((clean ? KY_CALL_DEFAULTS : OWN_KY_OPTIONS) as unknown as Options),
     method: call.spec.method,
     // Replacing, not merged: ky merges into a `{}` of its own, where a polluted
@@ -132,7 +228,12 @@ function send<S extends z.ZodMiniType, T>(
     body: bodyText ?? null,
     // In a clean process without hooks of the user's, ky's own empty set; `context` is
     // what the hooks read.
-    ...(hooks.given || !clean ? { hooks: hooks.replaced, context: { attempt: n } } : {}),
+    ...(hooks.given || !clean
+      ? {
+          hooks: replaceOption(hooks.kinds as NonNullable<Options['hooks']>),
+          context: { attempt: n },
+        }
+      : {}),
     // The attempt's own signal goes straight to fetch with the URL, never inside a Request:
     // a Request's signal can be lost to GC and leave the body downloading (nodejs/node#55428).
     fetch: (input) => {
@@ -254,6 +355,10 @@ export function parseResult<S extends z.ZodMiniType, T>(
   }
   const result = z.safeParse(spec.response, json);
   if (!result.success) throw fail(toIssues(result.error), json);
-  const data = spec.select(result.data);
+  const parsed = result.data;
+  const data: T =
+    spec.select !== undefined
+      ? spec.select(parsed)
+      : ((spec.adds === undefined ? parsed : { ...(parsed as object), ...spec.adds }) as T);
   return requestId === undefined ? { data, response } : { data, response, requestId };
 }

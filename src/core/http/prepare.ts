@@ -2,7 +2,7 @@
 // too), the idempotency key, every header and the URL built once, before the first attempt; what
 // the attempts and the retry policy share.
 import type * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_PATTERN, isSafeHeaderValue } from '../../rules/headers';
+import { IDEMPOTENCY_KEY_PATTERN, SAFE_HEADER_VALUE } from '../../rules/headers';
 import { RequestValidationError, type ValidationIssue } from '../errors/base';
 import { own } from '../safety/own';
 import { MAX_TIMER_MS } from '../timers';
@@ -156,7 +156,7 @@ export function checkHeaders(operation: string, headers: Record<string, string>)
   for (const [name, value] of Object.entries(headers)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       issues.push({ field: 'headers', message: 'a header name is not a valid token' });
-    } else if (typeof value !== 'string' || !isSafeHeaderValue(value)) {
+    } else if (typeof value !== 'string' || !SAFE_HEADER_VALUE.test(value)) {
       // The value is never quoted: it may be a key.
       issues.push({
         field: `headers.${name}`,

@@ -1,97 +1,59 @@
-// The retry policy, in one place: which failure may be repeated and after how long (`retryDelay`),
-// and the retries of one call (`retryCall`): the first decision here, the attempts after it
-// through p-retry, which loads (`import()`) at the first retry a process needs.
+// A call's retries. Its first attempt runs outside (transport.ts); when that fails, `shouldRetry`
+// decides, and only a retry loads p-retry (`import()`, once per process). p-retry then runs the
+// attempts after the first with its own backoff; a longer wait the service asked for
+// (Retry-After) is topped up in `onFailedAttempt`, so no wait is shorter than the service's.
 import type * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { ApiError, RateLimitedError } from '../errors/api-error';
 import { ConnectionError } from '../errors/base';
 import { isPermanent, isUnknownOutcome } from '../errors/failure';
-import { sleep } from '../timers';
+import { loadOnce } from '../load-once';
+import { onAbort, sleep } from '../timers';
 import type { PreparedCall } from './prepare';
 import type { TransportConfig } from './spec';
 
-const INITIAL_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 8_000;
+/**
+ * p-retry's backoff between attempts: 0.5 s, 1 s, 2 s, 4 s, then 8 s, each stretched by a random
+ * factor from 1 to 2 (capped at 8 s) so clients that failed together do not retry together.
+ */
+const BACKOFF = { minTimeout: 500, factor: 2, maxTimeout: 8_000, randomize: true } as const;
+
 /** Spread added on top of a service-requested wait: a fifth of it, at least this much. */
 const MIN_RETRY_AFTER_SPREAD_MS = 250;
 
-/** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, … capped at 8 s, each shortened by up to 25 %. */
-export function backoffMs(retry: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, INITIAL_BACKOFF_MS * 2 ** (retry - 1));
-  return Math.round(base * (1 - Math.random() * 0.25));
-}
-
 /**
- * How long to wait before retrying after `error`, or undefined when it must not be retried.
- * Rate limiting is always retried (the service did not act); connection failures, timeouts and
- * 5xx only when repeating the request is safe (`repeatable`). A requested wait longer than
- * `maxDelayMs` is not slept: the error is thrown at once with its `retryAfterMs`. A wait the
- * service asked for gets jitter on top (never below it, never past `maxDelayMs`), so clients told
- * the same HTTP date do not all come back in the same millisecond.
+ * Whether a failed attempt is retried, from the service's answer. Rate limiting always (the
+ * service did not act), unless the wait it asks for is longer than `maxRetryDelayMs`: that error
+ * is thrown at once, with its `retryAfterMs`. A connection failure, a timeout or a 5xx only when
+ * repeating the request is safe (`repeatable`); no other error.
  */
-export function retryDelay(
-  error: unknown,
-  retry: number,
-  repeatable: boolean,
-  maxDelayMs: number,
-): number | undefined {
-  if (error instanceof RateLimitedError) {
-    const asked = error.retryAfterMs;
-    if (asked === undefined) return backoffMs(retry);
-    if (asked > maxDelayMs) return undefined;
-    const spread = Math.max(MIN_RETRY_AFTER_SPREAD_MS, asked * 0.2);
-    return Math.min(maxDelayMs, Math.ceil(asked + Math.random() * spread));
-  }
-  if (!repeatable) return undefined;
-  if (error instanceof ConnectionError) return isPermanent(error) ? undefined : backoffMs(retry);
-  if (error instanceof ApiError && error.status >= 500) return backoffMs(retry);
-  return undefined;
+export function shouldRetry(error: unknown, repeatable: boolean, maxRetryDelayMs: number): boolean {
+  if (error instanceof RateLimitedError) return (error.retryAfterMs ?? 0) <= maxRetryDelayMs;
+  if (!repeatable) return false;
+  if (error instanceof ConnectionError) return !isPermanent(error);
+  return error instanceof ApiError && error.status >= 500;
 }
 
-type PRetry = typeof import('p-retry');
-
-let loading: Promise<PRetry> | undefined;
-
 /**
- * p-retry, loaded at the first retry of the process and kept: a call that succeeds at once, or
- * fails with nothing to retry, never loads it. A failed load is forgotten, so a later retry tries
- * again.
+ * The wait, in ms, a rate-limited answer asked for (Retry-After or retry-after-ms), with up to a
+ * fifth more on top (at least 250 ms of spread, never past `maxRetryDelayMs`), so clients told
+ * the same HTTP date do not all come back in the same millisecond; 0 when it asked for none.
  */
-export function loadRetries(): Promise<PRetry> {
-  loading ??= import('p-retry');
-  return loading.catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+export function requestedWaitMs(error: Error, maxRetryDelayMs: number): number {
+  if (!(error instanceof RateLimitedError) || error.retryAfterMs === undefined) return 0;
+  const asked = error.retryAfterMs;
+  const spread = Math.max(MIN_RETRY_AFTER_SPREAD_MS, asked * 0.2);
+  return Math.min(maxRetryDelayMs, Math.ceil(asked + Math.random() * spread));
 }
 
-/**
- * Whether `error`, the failure of retry number `retry` - 1's attempt, is retried: records an
- * unknown outcome, asks the policy, logs the retry and sleeps its wait (the caller's signal cuts
- * it short). Undefined when it is not retried; else the sleep.
- */
-function decide<S extends z.ZodMiniType, T>(
-  call: PreparedCall<S, T>,
-  error: Error,
-  retry: number,
-  config: TransportConfig,
-): Promise<void> | undefined {
-  call.outcomeUnknown ||= isUnknownOutcome(error);
-  const wait = retryDelay(error, retry, call.repeatable, config.maxRetryDelayMs);
-  if (wait === undefined) return undefined;
-  // Every SDK error message already starts with the method and path.
-  config.logger.log('warn', `${error.message}; retry ${retry} of ${call.maxRetries} in ${wait} ms`);
-  return sleep(wait, call.signal);
-}
+/** p-retry, loaded at the first retry of the process; a failed load is tried again at the next. */
+const loadPRetry = loadOnce(() => import('p-retry'));
 
 /**
- * Step "decide a retry": after a call's first attempt failed with `first`, the attempts its
- * `maxRetries` and the policy allow. The first decision is taken here, without p-retry: a failure
- * the policy does not retry (or `maxRetries: 0`) is thrown as it is and p-retry never loads. A
- * retry starts loading p-retry at once, before its wait, and the attempts after the first run
- * through it (retries: `maxRetries` - 1, so 1 + `maxRetries` attempts in all). Each wait is chosen
- * per error (Retry-After or backoff, `retryDelay`) and slept in `shouldRetry`, where the caller's
- * signal can cut it short; p-retry's own delay is therefore zero.
+ * After a call's first attempt failed with `first`: the retries its `maxRetries` and the policy
+ * allow, or `first` thrown as it is (a failure not retried, `maxRetries: 0`, or p-retry failing
+ * to load; p-retry then never loads). p-retry is handed `first` as its attempt 1, so it counts,
+ * waits and decides every retry alike, then runs attempt 2 onwards (1 + `maxRetries` in all).
  */
 export async function retryCall<S extends z.ZodMiniType, T>(
   call: PreparedCall<S, T>,
@@ -99,37 +61,46 @@ export async function retryCall<S extends z.ZodMiniType, T>(
   attempt: (n: number) => Promise<WithResponse<T>>,
   config: TransportConfig,
 ): Promise<WithResponse<T>> {
-  const { signal, maxRetries } = call;
-  // As p-retry would before its `shouldRetry`: the caller's abort is final, and nothing is retried
-  // at `maxRetries: 0`. The policy retries SDK errors only (never a non-Error or a TypeError).
+  const { signal, maxRetries, repeatable } = call;
+  const { maxRetryDelayMs, logger } = config;
+  // The caller's abort is final. Only the SDK's errors are retried (never a non-Error).
   signal?.throwIfAborted();
   if (maxRetries === 0 || !(first instanceof Error)) throw first;
-  const waited = decide(call, first, 1, config);
-  if (waited === undefined) throw first;
-  // Loading starts before the wait, so it overlaps it. Retries that cannot load (a chunk the
-  // network lost) leave the call with its own error.
-  const loaded = loadRetries().catch(() => undefined);
-  await waited;
-  signal?.throwIfAborted();
-  const pRetry = (await loaded)?.default;
+  if (!shouldRetry(first, repeatable, maxRetryDelayMs)) throw first;
+  const pRetry = (await loadPRetry().catch(() => undefined))?.default;
   if (pRetry === undefined) throw first;
-  return pRetry((n) => attempt(n + 1), {
-    retries: maxRetries - 1,
-    minTimeout: 0,
-    // Every option p-retry reads, given: it reads a missing one through Object.prototype.
-    factor: 2,
-    maxTimeout: Number.POSITIVE_INFINITY,
-    maxRetryTime: Number.POSITIVE_INFINITY,
-    randomize: false,
-    unref: false,
-    onFailedAttempt: () => {},
-    shouldConsumeRetry: () => true,
-    signal: signal ?? (null as unknown as undefined),
-    shouldRetry: async ({ error, retriesConsumed }) => {
-      const waited = decide(call, error, retriesConsumed + 2, config);
-      if (waited === undefined) return false;
-      await waited;
-      return true;
-    },
-  });
+  signal?.throwIfAborted();
+  // p-retry's waits listen on a signal of this call's own, tied to the caller's through onAbort:
+  // 1,000 calls sharing one signal add one listener to it, not 1,000.
+  const retrySignal = signal === undefined ? undefined : new AbortController();
+  const off =
+    signal && retrySignal ? onAbort(signal, () => retrySignal.abort(signal.reason)) : undefined;
+  try {
+    return await pRetry((n) => (n === 1 ? Promise.reject(first) : attempt(n)), {
+      ...BACKOFF,
+      retries: maxRetries,
+      // Every option p-retry reads, given: it reads a missing one through Object.prototype.
+      maxRetryTime: Number.POSITIVE_INFINITY,
+      unref: false,
+      signal: retrySignal?.signal ?? (null as unknown as undefined),
+      shouldConsumeRetry: () => true,
+      shouldRetry: ({ error }) => shouldRetry(error, repeatable, maxRetryDelayMs),
+      onFailedAttempt: ({ error, attemptNumber, retryDelay }) => {
+        call.outcomeUnknown ||= isUnknownOutcome(error);
+        // A retryDelay of 0: no retry follows (none left). p-retry asks shouldRetry after this.
+        if (retryDelay === 0 || !shouldRetry(error, repeatable, maxRetryDelayMs)) return;
+        const asked = requestedWaitMs(error, maxRetryDelayMs);
+        const wait = Math.max(retryDelay, asked);
+        // Every SDK error message already starts with the method and path.
+        logger.log(
+          'warn',
+          `${error.message}; retry ${attemptNumber} of ${maxRetries} in ${wait} ms`,
+        );
+        // p-retry sleeps its retryDelay after this; the rest of a longer requested wait, here.
+        return asked > retryDelay ? sleep(asked - retryDelay, retrySignal?.signal) : undefined;
+      },
+    });
+  } finally {
+    off?.();
+  }
 }

@@ -90,7 +90,13 @@ export interface RequestSpec<S extends z.ZodMiniType, T> {
   /** `always`: a key is generated when the caller gives none. `optional`: sent only when given. */
   idempotency?: 'always' | 'optional';
   response: S;
-  select: (body: z.output<S>) => T;
+  /** The result, from the parsed body; without it, the body itself, with `adds` when given. */
+  select?: ((body: z.output<S>) => T) | undefined;
+  /**
+   * Fields the SDK adds to the parsed body (the merchant a payment was created for): data, not a
+   * callback, so the transport never calls back into the resource.
+   */
+  adds?: Partial<T> | undefined;
   options?: CreateRequestOptions | undefined;
   /**
    * For calls that can act only once without a key (a refund, a delete): once an attempt's outcome

@@ -1,11 +1,10 @@
 // One call, in named steps: prepare the request (prepare.ts), run one attempt (attempt.ts: read a
 // bounded body, read the result, or map an error in ../errors/failure.ts), decide a retry
 // (retry.ts; its retries through p-retry, loaded at the first retry). A telemetry hook for "one call" wraps `#send`.
-import { type Options, replaceOption } from 'ky';
 import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';
 import { ConnectionError, MerchantGatewayError } from '../errors/base';
-import { exhausted } from '../errors/failure';
+import { describeLastConnectionFailure } from '../errors/failure';
 import { own } from '../safety/own';
 import type { AttemptScope, CallScope } from '../telemetry/option';
 import { type KyHooks, runAttempt } from './attempt';
@@ -28,8 +27,8 @@ export type {
 export class Transport {
   readonly config: TransportConfig;
   readonly #hooks: KyHooks;
-  /** With a beforeRequest hook, the SDK's own headers are set again after it. */
-  readonly #pin: boolean;
+  /** With a beforeRequest hook, the SDK's own headers are set again after it (each call's `pinned`). */
+  readonly #resetOwnHeadersAfterHooks: boolean;
   readonly #partner: SchemeHeaders;
   readonly #legacy: SchemeHeaders;
 
@@ -38,45 +37,61 @@ export class Transport {
     const hooks = own(config.hooks);
     const beforeRequest = [...(hooks.beforeRequest ?? [])];
     const afterResponse = [...(hooks.afterResponse ?? [])];
-    this.#pin = beforeRequest.length > 0;
+    this.#resetOwnHeadersAfterHooks = beforeRequest.length > 0;
     this.#hooks = {
-      replaced: replaceOption({
+      kinds: {
         init: undefined,
         beforeRequest: beforeRequest.length > 0 ? beforeRequest : undefined,
         beforeRetry: undefined,
         beforeError: undefined,
         afterResponse: afterResponse.length > 0 ? afterResponse : undefined,
-      }) as unknown as NonNullable<Options['hooks']>,
-      given: this.#pin || afterResponse.length > 0,
+      },
+      given: beforeRequest.length > 0 || afterResponse.length > 0,
     };
     this.#partner = schemeHeaders(config, config.authHeaders);
     this.#legacy = schemeHeaders(config, config.legacyAuthHeaders);
   }
 
   /**
-   * Runs `build` (which validates the caller's input) and sends what it describes. Every failure,
-   * validation included, arrives as a rejection of the returned promise, never as a throw.
+   * Sends the call `spec` describes, or runs `build` (which validates the caller's input) and sends
+   * what it returns. Every failure, validation included, arrives as a rejection of the returned
+   * promise, never as a throw.
    */
-  request<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): ApiPromise<T> {
-    return new ApiPromise(this.#run(build));
+  request<S extends z.ZodMiniType, T>(
+    spec: RequestSpec<S, T> | (() => RequestSpec<S, T>),
+  ): ApiPromise<T> {
+    return new ApiPromise(this.#run(spec));
+  }
+
+  /**
+   * A call that failed before it was described (its input broke a rule): `error` as the rejection
+   * of the promise the method returns, scrubbed like every error of a call.
+   */
+  rejected<T>(error: unknown): ApiPromise<T> {
+    return new ApiPromise(Promise.reject(this.#scrubbed(error)));
+  }
+
+  /** Every error of the SDK, whatever its class, is scrubbed; anything else (a caller's abort reason) is untouched. */
+  #scrubbed(error: unknown): unknown {
+    return error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
   }
 
   /** `build` runs at once (it reads the caller's input as it is now); a throw is a rejection. */
-  async #run<S extends z.ZodMiniType, T>(build: () => RequestSpec<S, T>): Promise<WithResponse<T>> {
+  async #run<S extends z.ZodMiniType, T>(
+    given: RequestSpec<S, T> | (() => RequestSpec<S, T>),
+  ): Promise<WithResponse<T>> {
     try {
       // Own properties only: a spec leaves out what a call does not use (`headers`, `body`,
       // `query`), and a polluted Object.prototype must not fill those in.
-      const spec = own(build()) as RequestSpec<S, T>;
+      const spec = own(typeof given === 'function' ? given() : given) as RequestSpec<S, T>;
       const scheme = spec.auth === 'legacy' ? this.#legacy : this.#partner;
       const send = (scope?: CallScope) =>
-        this.#send(prepare(spec, this.config, scheme, this.#pin), scope);
+        this.#send(prepare(spec, this.config, scheme, this.#resetOwnHeadersAfterHooks), scope);
       // telemetry: the call's span (its attempts under it) and metrics, when the option is on.
       const telemetry = this.config.telemetry;
       return await (telemetry === undefined ? send() : telemetry.call(spec, send));
     } catch (error) {
-      // Every error of the SDK, whatever its class, is scrubbed the same way on its way out;
-      // anything else (a caller's abort reason) is passed on untouched.
-      throw error instanceof MerchantGatewayError ? this.config.redactor.scrub(error) : error;
+      throw this.#scrubbed(error);
     }
   }
 
@@ -94,8 +109,8 @@ export class Transport {
     const attempt = scope === undefined ? run : (n: number) => scope.attempt(n, run);
     try {
       // The first attempt runs outside p-retry: a call that succeeds at once (most of them), or
-      // fails with nothing to retry, never loads it. `retryCall` takes the first decision with
-      // the same policy and checks, and runs the attempts after it through p-retry.
+      // fails with nothing to retry, never loads it. `retryCall` decides, and runs the attempts
+      // after it through p-retry.
       signal?.throwIfAborted();
       let first: unknown;
       try {
@@ -111,7 +126,7 @@ export class Transport {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof ConnectionError) {
         const { method, path } = call.spec;
-        exhausted(error, method, path, call.attempts, Date.now() - started);
+        describeLastConnectionFailure(error, method, path, call.attempts, Date.now() - started);
       }
       // The key lets the caller repeat the call later and get the original result.
       if (error instanceof MerchantGatewayError && call.idempotencyKey !== undefined) {

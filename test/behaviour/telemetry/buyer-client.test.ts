@@ -1,4 +1,4 @@
-// The buyer entry's client shares the main client's construction (client-parts.ts), so it takes
+// The buyer entry's client shares the main client's construction (client-config.ts), so it takes
 // the `telemetry` option too: a PSP's checkout backend traces its buyer calls like any other.
 import { BuyerClient, ConfigurationError } from 'merchant-gateway/buyer';
 import { createMockGateway } from 'merchant-gateway/testing';

@@ -52,7 +52,8 @@ describe('logging', () => {
   });
 
   test('warn logs retries but not attempts', async () => {
-    // No jitter on top of the service's wait, so the line is exact.
+    // No jitter (Math.random 0), so the line is exact: the 1 ms asked for is shorter than the
+    // backoff's first wait, 500 ms, which is what the retry waits.
     vi.spyOn(Math, 'random').mockReturnValue(0);
     let n = 0;
     server.use(
@@ -65,7 +66,7 @@ describe('logging', () => {
     const log = captureLogger();
     await gateway({ logger: log.logger, logLevel: 'warn' }).merchants.get('mer_1');
     const line =
-      '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 1 ms';
+      '[merchant-gateway] GET /v1/merchants/mer_1 → 429 (empty body); retry 1 of 2 in 500 ms';
     expect(log.text()).toBe(`${JSON.stringify({ message: line })} ${line}`);
   });
 });

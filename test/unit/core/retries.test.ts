@@ -8,7 +8,7 @@ import {
   ServerError,
 } from 'merchant-gateway';
 import { HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   recorder as anyRecorder,
   BASE_URL,
@@ -28,6 +28,11 @@ const PAYMENTS = `${BASE_URL}/v1/payments`;
 const newMerchant = { merchantName: 'Acme', merchantEmail: 'pay@acme.io' };
 const newPayment = paymentParams;
 
+// p-retry loads at a process's first retry, in real time: loaded before the fake clock starts,
+// every test's first wait is on that clock from its first millisecond.
+beforeAll(async () => {
+  await import('p-retry');
+});
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
@@ -248,6 +253,60 @@ describe('rate limiting is retried on every call', () => {
     await advance(2_000); // then 2 s
     expect(r.seen).toHaveLength(4);
     expect(await done).toBeInstanceOf(RateLimitedError);
+  });
+
+  test('a Retry-After shorter than the backoff waits the backoff: no wait is shorter than either', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const r = recorder((_, n) =>
+      n === 1
+        ? new HttpResponse(null, { status: 429, headers: { 'retry-after-ms': '100' } })
+        : HttpResponse.json(merchantGetBody),
+    );
+    server.use(http.get(`${MERCHANTS}/mer_1`, r.resolver));
+    const done = gateway().merchants.get('mer_1');
+    await advance(490);
+    expect(r.seen).toHaveLength(1);
+    await advance(20); // the backoff's first wait, 500 ms
+    await expect(done).resolves.toMatchObject({ id: 'mer_1' });
+    expect(r.seen).toHaveLength(2);
+  });
+
+  test('a later retry that asks past maxRetryDelayMs throws at once with retryAfterMs', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const r = recorder((_, n) =>
+      n === 1
+        ? new HttpResponse(null, { status: 503 })
+        : new HttpResponse(null, { status: 429, headers: { 'Retry-After': '120' } }),
+    );
+    server.use(http.get(`${MERCHANTS}/mer_1`, r.resolver));
+    const done = gateway({ maxRetries: 3, maxRetryDelayMs: 60_000 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    await advance(510);
+    expect(r.seen).toHaveLength(2);
+    const error = await done;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterMs).toBe(120_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(r.seen).toHaveLength(2);
+  });
+
+  test('backoff waits are randomized up to twice their base, and capped at 8 s', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const r = recorder(() => new HttpResponse(null, { status: 503 }));
+    server.use(http.get(`${MERCHANTS}/mer_1`, r.resolver));
+    const done = gateway({ maxRetries: 5 })
+      .merchants.get('mer_1')
+      .catch((e: unknown) => e);
+    // Bases 0.5, 1, 2, 4, 8 s; doubled 1, 2, 4, 8, then 8 again (the cap), not 16.
+    const waits = [1_000, 2_000, 4_000, 8_000, 8_000];
+    for (const [i, wait] of waits.entries()) {
+      await advance(wait - 10);
+      expect(r.seen).toHaveLength(i + 1);
+      await advance(10);
+      expect(r.seen).toHaveLength(i + 2);
+    }
+    expect(await done).toBeInstanceOf(ServerError);
   });
 });
 

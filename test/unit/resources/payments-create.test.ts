@@ -18,6 +18,19 @@ const CHECKOUT = {
 const withValue = (value: unknown) => ({ ...valid, amount: { ...valid.amount, value } });
 const withUnit = (unit: string) => ({ ...valid, amount: { ...valid.amount, unit } });
 
+describe('payments.create result', () => {
+  it("carries the merchant it was created for: the call's, else the client's", async () => {
+    answer(paymentCreated, 201);
+    const created = await noRetryGateway().payments.create(valid);
+    expect(created).toMatchObject({ ...paymentCreated, merchantId: 'mer_1' });
+    const { merchantId: _, ...withoutMerchant } = valid;
+    const fromClient = await noRetryGateway({ merchantId: 'mer_default' }).payments.create(
+      withoutMerchant,
+    );
+    expect(fromClient.merchantId).toBe('mer_default');
+  });
+});
+
 describe('payments.create request rules', () => {
   it('sends the params as they were when it was called, whatever changes them afterwards', async () => {
     const seen = answer(paymentCreated, 201);

@@ -1,13 +1,10 @@
 /** The buyer's cryptography, with viem (`eip712.ts`) loaded on first use. */
+import { loadOnce } from '../../../core/load-once';
 import type { TypedDataJson } from './eip712';
 
 export type { TypedDataJson };
 
-let loaded: Promise<typeof import('./eip712')> | undefined;
-const eip712 = () => {
-  loaded ??= import('./eip712');
-  return loaded;
-};
+const eip712 = loadOnce(() => import('./eip712'));
 
 /** Whether `signature` recovers, under EIP-712 for `typedData`, to `address` (any letter case). */
 export async function signedBy(

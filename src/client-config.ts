@@ -97,7 +97,7 @@ function platform(): string {
 }
 
 /** @internal A client's options once checked and defaulted. */
-export interface Resolved {
+export interface ResolvedOptions {
   baseUrl: string;
   apiKey: string | undefined;
   appId: string | undefined;
@@ -112,7 +112,7 @@ export interface Resolved {
   logLevel: LogLevel;
 }
 
-function resolve(options: ClientOptions): Resolved {
+function resolve(options: ClientOptions): ResolvedOptions {
   const appScheme = options.appId !== undefined || options.clientId !== undefined;
   const apiKey = options.apiKey ?? (appScheme ? undefined : env('MERCHANT_GATEWAY_API_KEY'));
   if (apiKey !== undefined && appScheme) {
@@ -197,9 +197,9 @@ function checkHooks(hooks: RequestHooks | undefined): RequestHooks {
  * the context its resources share. `MerchantGateway` and the buyer entry's `BuyerClient` both
  * start here, so they check options, guard browsers and send requests alike.
  */
-export function clientParts(given: ClientOptions): {
+export function configureClient(given: ClientOptions): {
   options: ClientOptions;
-  resolved: Resolved;
+  resolved: ResolvedOptions;
   context: BaseContext;
 } {
   // Own properties only: a polluted Object.prototype (baseUrl, fetch, headers…) changes nothing.
@@ -246,20 +246,14 @@ export function clientParts(given: ClientOptions): {
 }
 
 /** What `JSON.stringify` and `util.inspect` show of a client: its configuration, every key as `***`. */
-export function describeClient(r: Resolved): Record<string, unknown> {
+export function describeClient(r: ResolvedOptions): Record<string, unknown> {
   const hide = (value: string | undefined) => (value === undefined ? undefined : REDACTED);
+  // Every resolved option in its order, each key replaced where it stood.
   return {
-    baseUrl: r.baseUrl,
+    ...r,
     apiKey: hide(r.apiKey),
     appId: hide(r.appId),
     clientId: hide(r.clientId),
     legacyApiKey: hide(r.legacyApiKey),
-    merchantId: r.merchantId,
-    apiVersion: r.apiVersion,
-    timeoutMs: r.timeoutMs,
-    maxRetries: r.maxRetries,
-    maxRetryDelayMs: r.maxRetryDelayMs,
-    maxResponseBytes: r.maxResponseBytes,
-    logLevel: r.logLevel,
   };
 }
