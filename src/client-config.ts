@@ -7,7 +7,7 @@ import type { CredentialSource } from './core/errors/failure';
 import { type NumericOption, numericOptionProblem } from './core/http/prepare';
 import { type RequestHooks, Transport } from './core/http/transport';
 import { isLogLevel, LevelLogger, type LogLevel } from './core/logger';
-import { own } from './core/safety/own';
+import { ownProperties } from './core/safety/own-properties';
 import { REDACTED, Redactor } from './core/safety/redact';
 import { telemetryFrom } from './core/telemetry/option';
 import type { BaseContext } from './resources/resource';
@@ -182,7 +182,7 @@ function responseLimit(value: number | undefined): number {
 }
 
 function checkHooks(hooks: RequestHooks | undefined): RequestHooks {
-  const given = own(hooks);
+  const given = ownProperties(hooks);
   for (const name of ['beforeRequest', 'afterResponse'] as const) {
     const list = given[name];
     if (list !== undefined && (!Array.isArray(list) || list.some((h) => typeof h !== 'function'))) {
@@ -203,7 +203,7 @@ export function configureClient(given: ClientOptions): {
   context: BaseContext;
 } {
   // Own properties only: a polluted Object.prototype (baseUrl, fetch, headers…) changes nothing.
-  const options = own(given) as ClientOptions;
+  const options = ownProperties(given) as ClientOptions;
   const r = resolve(options);
   const redactor = new Redactor([r.apiKey, r.legacyApiKey, r.appId, r.clientId]);
   const authHeaders: Record<string, string> =
@@ -219,7 +219,7 @@ export function configureClient(given: ClientOptions): {
       'Sdk-Version': VERSION,
       'Sdk-Platform': platform(),
       ...(r.apiVersion !== undefined ? { 'WCP-Version': r.apiVersion } : {}),
-      ...own(options.headers),
+      ...ownProperties(options.headers),
     },
     timeoutMs: r.timeoutMs,
     maxRetries: r.maxRetries,

@@ -3,7 +3,7 @@
 // carries it (bundlers give it a chunk of its own).
 import { ConfigurationError } from '../core/errors/base';
 import type { LevelLogger } from '../core/logger';
-import { own } from '../core/safety/own';
+import { ownProperties } from '../core/safety/own-properties';
 import type { Redactor } from '../core/safety/redact';
 import type { RouteBuyer, RouteSetup } from './setup';
 import type { CheckoutRoute, CheckoutRouteOptions } from './types';
@@ -17,7 +17,7 @@ export function createRoute(
   given: CheckoutRouteOptions | undefined,
 ): CheckoutRoute {
   // Own properties only: a polluted Object.prototype must not turn on cancel or move the route.
-  const options = own(given);
+  const options = ownProperties(given);
   const { basePath = '/api/wcp', authorize, allowCancel = false, maxBodyBytes = 262_144 } = options;
   const problem =
     typeof basePath !== 'string' ||

@@ -1,4 +1,4 @@
-import { bounded } from './safety/bounded';
+import { jsonSafeCopy } from './safety/json-safe-copy';
 import { clip, type Redactor } from './safety/redact';
 import { traceFields } from './telemetry/option';
 
@@ -81,7 +81,8 @@ export class LevelLogger {
     if (this.#sink === globalThis.console) {
       // console prints every argument: pino's (data, message) would show the message twice, the
       // data first. One line instead, readable in a terminal, the data compact after it.
-      const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(bounded(fields))}`;
+      const extra =
+        Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(jsonSafeCopy(fields))}`;
       globalThis.console[level](`${line}${extra}`);
       return;
     }

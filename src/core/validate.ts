@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../rules/ids';
 import type { ValidationIssue } from './errors/base';
 import { RequestValidationError } from './errors/base';
-import { ownDeep } from './safety/own';
+import { ownDeep } from './safety/own-properties';
 
 // zod/mini ships no locale, so its own messages are only "Invalid input": say what was expected.
 function describe(issue: z.core.$ZodIssue): string {

@@ -15,12 +15,12 @@ import {
   pickHeld,
   reportFailure,
 } from './entries';
+import { type FollowerSettings, OPERATION, type Seed } from './follower-input';
 import { Backoff, readStatus, type ServiceHolds } from './held-read';
 import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 import { ingestInto } from './ingest-step';
 import { isTransient } from './policy';
 import type { FollowContext } from './reader';
-import { type FollowerSettings, OPERATION, type Seed } from './seeds';
 import { runSweep, type SweepHost, sweepQuery } from './sweep';
 import type {
   PaymentStatusChangeSource as ChangeSource,

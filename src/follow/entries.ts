@@ -1,9 +1,9 @@
 import type { LevelLogger } from '../core/logger';
 import { OPEN_PAYMENT_STATUSES } from '../rules/payments';
 import type { PaymentStatusResult } from '../schemas/payment-status';
+import { entryOf, type FollowerSettings, OPERATION, type Seed } from './follower-input';
 import { differs } from './held-read';
 import { clampWait, pollHint } from './policy';
-import { entryOf, type FollowerSettings, OPERATION, type Seed } from './seeds';
 import type { PaymentFollowerCheckpoint, PaymentStatusChange } from './types';
 
 const DEFAULT_PACE_MS = 1_000;

@@ -1,7 +1,7 @@
 import type { FollowerEngine } from './engine';
+import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './follower-input';
 import type { FollowerIngestOutcome, IngestibleEvent } from './ingest';
 import type { FollowContext } from './reader';
-import { checkOptions, entryOf, type FollowerSettings, type Seed, seedOf } from './seeds';
 import type {
   FollowedPayment,
   PaymentFollower,

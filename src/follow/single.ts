@@ -6,7 +6,7 @@ import {
   type ValidationIssue,
 } from '../core/errors/base';
 import { signalProblem } from '../core/http/prepare';
-import { own } from '../core/safety/own';
+import { ownProperties } from '../core/safety/own-properties';
 import { holdProcess, MAX_TIMER_MS, onAbort, sleep, withJitter } from '../core/timers';
 import { merchantIdIssue } from '../core/validate';
 import type { PaymentStatusResult } from '../schemas/payment-status';
@@ -94,7 +94,7 @@ function plan(
 ): Plan {
   const issues: ValidationIssue[] = [];
   // Own properties only, like the options: a polluted prototype must not name the merchant.
-  const payment = own(
+  const payment = ownProperties(
     typeof paymentOrId === 'object' ? (paymentOrId as PaymentCreated | null) : undefined,
   );
   const paymentId =
@@ -168,7 +168,7 @@ export async function* poll(
   options: PollOptions = {},
 ): AsyncGenerator<PaymentStatusResult, FinalPaymentStatusResult, undefined> {
   // Own properties only: a polluted Object.prototype must not change how we poll.
-  const opts = own(options);
+  const opts = ownProperties(options);
   const {
     paymentId,
     merchantId,

@@ -12,7 +12,7 @@ import { RequestValidationError, type ValidationIssue } from '../core/errors/bas
 import { PayError, type PayFailure } from '../core/errors/pay-error';
 import { pathIdProblem } from '../core/http/path';
 import { signalProblem } from '../core/http/prepare';
-import { own } from '../core/safety/own';
+import { ownProperties } from '../core/safety/own-properties';
 import { OPTION_ID_LENGTH, SIGN_TYPED_DATA_METHOD } from '../rules/buyer-inputs';
 import { chainOf } from '../rules/settlements';
 import { DEFAULT_PAY_CHAINS } from '../rules/signing';
@@ -86,7 +86,7 @@ function check(paymentId: unknown, given: unknown): Checked {
       { field: '', message: 'expected { account, chainId?, optionId?, signal? }' },
     ]);
   }
-  const params = own(given) as Record<string, unknown>;
+  const params = ownProperties(given) as Record<string, unknown>;
   for (const key of Object.keys(params)) {
     if (!FIELDS.has(key))
       issues.push({ field: key, message: 'is not a field of this call (a typo?)' });

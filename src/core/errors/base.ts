@@ -1,4 +1,4 @@
-import { bounded } from '../safety/bounded';
+import { jsonSafeCopy } from '../safety/json-safe-copy';
 import { clip } from '../safety/redact';
 
 /** A problem with one field of a request, in the service's own shape. */
@@ -90,9 +90,9 @@ export class MerchantGatewayError extends Error {
     const out: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) {
       if (key in out || value === undefined) continue;
-      out[key] = bounded(value);
+      out[key] = jsonSafeCopy(value);
     }
-    if (this.cause !== undefined) out.cause = bounded(this.cause);
+    if (this.cause !== undefined) out.cause = jsonSafeCopy(this.cause);
     return out;
   }
 }

@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN, SAFE_HEADER_VALUE } from '../../rules/headers';
 import { RequestValidationError, type ValidationIssue } from '../errors/base';
-import { own } from '../safety/own';
+import { ownProperties } from '../safety/own-properties';
 import { MAX_TIMER_MS } from '../timers';
 import type { RequestSpec, TransportConfig } from './spec';
 
@@ -75,7 +75,7 @@ export function prepare<S extends z.ZodMiniType, T>(
   const { operation, method } = spec;
   // Own properties only: a polluted Object.prototype must not change what is sent. Without
   // options the client's timeout and retries hold, checked when the client was made.
-  const options = spec.options === undefined ? undefined : own(spec.options);
+  const options = spec.options === undefined ? undefined : ownProperties(spec.options);
   const badSignal = signalProblem(options?.signal);
   if (badSignal !== undefined) {
     throw new RequestValidationError(operation, [{ field: 'signal', message: badSignal }]);

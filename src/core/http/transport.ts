@@ -5,7 +5,7 @@ import type * as z from 'zod/mini';
 import { ApiPromise, type WithResponse } from '../api-promise';
 import { ConnectionError, MerchantGatewayError } from '../errors/base';
 import { describeLastConnectionFailure } from '../errors/failure';
-import { own } from '../safety/own';
+import { ownProperties } from '../safety/own-properties';
 import type { AttemptScope, CallScope } from '../telemetry/option';
 import { type KyHooks, runAttempt } from './attempt';
 import { type PreparedCall, prepare, type SchemeHeaders, schemeHeaders } from './prepare';
@@ -34,7 +34,7 @@ export class Transport {
 
   constructor(config: TransportConfig) {
     this.config = config;
-    const hooks = own(config.hooks);
+    const hooks = ownProperties(config.hooks);
     const beforeRequest = [...(hooks.beforeRequest ?? [])];
     const afterResponse = [...(hooks.afterResponse ?? [])];
     this.#resetOwnHeadersAfterHooks = beforeRequest.length > 0;
@@ -83,7 +83,10 @@ export class Transport {
     try {
       // Own properties only: a spec leaves out what a call does not use (`headers`, `body`,
       // `query`), and a polluted Object.prototype must not fill those in.
-      const spec = own(typeof given === 'function' ? given() : given) as RequestSpec<S, T>;
+      const spec = ownProperties(typeof given === 'function' ? given() : given) as RequestSpec<
+        S,
+        T
+      >;
       const scheme = spec.auth === 'legacy' ? this.#legacy : this.#partner;
       const send = (scope?: CallScope) =>
         this.#send(prepare(spec, this.config, scheme, this.#resetOwnHeadersAfterHooks), scope);

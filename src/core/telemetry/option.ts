@@ -6,7 +6,7 @@
  * call marked `// telemetry:`; without the `telemetry` option none of this runs.
  */
 import { ConfigurationError } from '../errors/base';
-import { own } from '../safety/own';
+import { ownProperties } from '../safety/own-properties';
 import type { Redactor } from '../safety/redact';
 import { activeContext, type TelemetryOptions, type TracedCall } from './api';
 import type { AttemptScope, CallScope, Telemetry } from './scopes';
@@ -77,7 +77,7 @@ export function telemetryFrom(
     throw new ConfigurationError('telemetry must be an object');
   }
   // Own properties only: a polluted Object.prototype must not turn telemetry on.
-  const given = own(options);
+  const given = ownProperties(options);
   for (const [name, method] of [
     ['tracerProvider', 'getTracer'],
     ['meterProvider', 'getMeter'],

@@ -3,7 +3,7 @@ import { LevelLogger } from '../../../src/core/logger';
 import { Redactor } from '../../../src/core/safety/redact';
 import { ChangeQueue } from '../../../src/follow/changes';
 import { Deadlines, newEntry, reportFailure } from '../../../src/follow/entries';
-import type { Seed } from '../../../src/follow/seeds';
+import type { Seed } from '../../../src/follow/follower-input';
 
 function seed(paymentId: string, deadlineAt: number): Seed {
   return {

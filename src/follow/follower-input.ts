@@ -1,7 +1,7 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors/base';
 import { pathIdProblem } from '../core/http/path';
 import { signalProblem } from '../core/http/prepare';
-import { own } from '../core/safety/own';
+import { ownProperties } from '../core/safety/own-properties';
 import type { FollowerTelemetry } from '../core/telemetry/option';
 import { MAX_TIMER_MS } from '../core/timers';
 import { merchantIdIssue, merchantIdOf } from '../core/validate';
@@ -68,7 +68,7 @@ export function seedOf(
   if (typeof payment === 'string') {
     paymentId = payment;
   } else if (typeof payment === 'object' && payment !== null) {
-    const given = own(payment) as Partial<Record<string, unknown>>;
+    const given = ownProperties(payment) as Partial<Record<string, unknown>>;
     ({ paymentId, merchantId } = given);
     if (typeof given.status === 'string' && typeof given.isFinal === 'boolean') {
       // A PaymentCreated: its status is known and not yielded again.
@@ -110,7 +110,7 @@ export function seedOf(
 
 function checkpointSeeds(value: unknown, issues: ValidationIssue[]): Seed[] {
   const field = 'resumeFrom';
-  const checkpoint = own(value as object) as Partial<Record<string, unknown>>;
+  const checkpoint = ownProperties(value as object) as Partial<Record<string, unknown>>;
   if (typeof value !== 'object' || value === null || checkpoint.version !== 1) {
     issues.push({ field, message: 'must be what follower.checkpoint() returned (version 1)' });
     return [];
@@ -127,7 +127,9 @@ function checkpointSeeds(value: unknown, issues: ValidationIssue[]): Seed[] {
       issues.push({ field: at, message: 'must be an object' });
       return;
     }
-    const entry = own(raw) as Partial<Record<keyof PaymentFollowerCheckpointEntry, unknown>>;
+    const entry = ownProperties(raw) as Partial<
+      Record<keyof PaymentFollowerCheckpointEntry, unknown>
+    >;
     const idIssue = pathIdProblem(entry.paymentId);
     if (idIssue) issues.push({ field: `${at}.paymentId`, message: idIssue });
     const merchantIssue = merchantIdIssue(entry.merchantId, `${at}.merchantId`);
@@ -162,7 +164,7 @@ export function checkOptions(given: PaymentFollowerOptions | undefined): {
   settings: FollowerSettings;
   seeds: Seed[];
 } {
-  const options = own(given ?? {}) as PaymentFollowerOptions;
+  const options = ownProperties(given ?? {}) as PaymentFollowerOptions;
   const {
     maxHeldReads = 8,
     sweepIntervalMs = 5_000,

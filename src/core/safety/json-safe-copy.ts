@@ -11,7 +11,7 @@ const MAX_STRING = 4_096;
  * A JSON-safe copy of `value`, cut to a bounded depth, width and string length, so that
  * `JSON.stringify(error)` never throws (deep nesting, cycles, bigints) nor grows without limit.
  */
-export function bounded(value: unknown, depth = 0, path: object[] = []): unknown {
+export function jsonSafeCopy(value: unknown, depth = 0, path: object[] = []): unknown {
   if (typeof value === 'string') {
     return clip(value, MAX_STRING);
   }
@@ -22,19 +22,21 @@ export function bounded(value: unknown, depth = 0, path: object[] = []): unknown
   if (path.includes(value)) return '[Circular]';
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Error) {
-    return { name: bounded(value.name), message: bounded(value.message) };
+    return { name: jsonSafeCopy(value.name), message: jsonSafeCopy(value.message) };
   }
   if (depth >= MAX_DEPTH) return '[Truncated: nested too deep]';
   const inner = [...path, value];
   if (Array.isArray(value)) {
-    const copy = value.slice(0, MAX_ENTRIES).map((item) => bounded(item, depth + 1, inner) ?? null);
+    const copy = value
+      .slice(0, MAX_ENTRIES)
+      .map((item) => jsonSafeCopy(item, depth + 1, inner) ?? null);
     if (value.length > MAX_ENTRIES) copy.push(`… ${value.length - MAX_ENTRIES} more`);
     return copy;
   }
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(value);
   for (const key of keys.slice(0, MAX_ENTRIES)) {
-    const item = bounded((value as Record<string, unknown>)[key], depth + 1, inner);
+    const item = jsonSafeCopy((value as Record<string, unknown>)[key], depth + 1, inner);
     // A defined property, so a key named `__proto__` stays data.
     if (item !== undefined) {
       Object.defineProperty(copy, key, {

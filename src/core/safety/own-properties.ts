@@ -3,7 +3,7 @@
  * nothing a polluted `Object.prototype` adds (a `baseUrl`, `fetch` or `headers` inherited there
  * would otherwise redirect requests or drop the key). Undefined and non-objects give `{}`.
  */
-export function own<T extends object>(value: T | undefined | null): Partial<T> {
+export function ownProperties<T extends object>(value: T | undefined | null): Partial<T> {
   const out = Object.create(null) as Record<string, unknown>;
   if (typeof value !== 'object' || value === null) return out as Partial<T>;
   for (const key of Object.keys(value)) out[key] = (value as Record<string, unknown>)[key];
