@@ -426,3 +426,20 @@ describe('what a refusal says', () => {
     expect(signed).toBe(TEST_VECTOR.signature);
   });
 });
+
+describe('the node:crypto path', () => {
+  test('where process.getBuiltinModule gives node:crypto, verifying never waits on Web Crypto', async () => {
+    const sign = vi.spyOn(crypto.subtle, 'sign');
+    const secret = generateWebhookSecret();
+    const body = webhookBody(paymentSucceeded);
+    const webhooks = new Webhooks({ secret });
+    await expect(webhooks.unwrap(body, await delivery(secret, body))).resolves.toMatchObject({
+      type: 'payment.succeeded',
+    });
+    // web-crypto-path.test.ts runs this file with node:crypto hidden: there Web Crypto signs.
+    const hidden = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.(
+      'node:crypto',
+    );
+    expect(sign).toHaveBeenCalledTimes(hidden === undefined ? 2 : 0);
+  });
+});
