@@ -1,4 +1,4 @@
-// Verifying a delivery exactly as the service signs it (spec/service-webhooks.md, "Signature"):
+// Verifying a delivery exactly as the service signs it (docs/webhooks.md, "Verify, then parse"):
 // the documentation's test vector and its suggested cases, the header shapes frameworks hand
 // over, the body types, rotation, and what a refusal says (and never says).
 import { readFileSync } from 'node:fs';
