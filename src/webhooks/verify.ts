@@ -264,7 +264,11 @@ export async function unwrapDelivery(
   limits: DeliveryLimits,
 ): Promise<WebhookEvent> {
   if (headers !== undefined || !isRequest(body)) {
-    return parseWebhookEvent(await verifyDelivery(keys, body, headers as WebhookHeaders, limits));
+    const verified = verifyDelivery(keys, body, headers as WebhookHeaders, limits);
+    // Parsed at once when verified synchronously (node:crypto): no extra turn of the event loop.
+    return verified instanceof Promise
+      ? parseWebhookEvent(await verified)
+      : parseWebhookEvent(verified);
   }
   const signed = readSignedHeaders(body.headers);
   checkTimestamp(signed, limits.toleranceSeconds, Date.now());
