@@ -156,7 +156,18 @@ export async function driveWebhooks(entry) {
     amount: { unit: 'iso4217/USD', value: '1000' },
     created_at: '2026-06-30T09:59:00.084Z',
     expires_at: '2026-06-30T10:14:00.000Z',
-    processing: null,
+    // A payment.succeeded implies its processing stage (docs/webhooks.md): without it, refused.
+    processing: {
+      processing_at: '2026-06-30T09:59:30.000Z',
+      option_amount: {
+        unit: 'caip19/eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+        value: '10000000',
+      },
+      fee: null,
+      settlement_amount: { unit: 'iso4217/USD', value: '971' },
+      buyer_caip10: null,
+      chain_caip2: 'eip155:8453',
+    },
     success: { succeeded_at: '2026-06-30T10:00:00.271Z', tx_id: 'test:pay_smoke' },
     failed: null,
     cancelled: null,
