@@ -1,10 +1,9 @@
 /**
  * The service's webhook signature (Standard Webhooks, as Svix implements it): HMAC-SHA256 keyed
  * with the secret's base64-decoded bytes after `whsec_`, over `{id}.{timestamp}.{raw body}`,
- * written `v1,<base64>`. `node:crypto`'s synchronous HMAC where the runtime hands it over without
- * an import a bundler would follow (Node ≥ 22.3, Bun, Deno), Web Crypto elsewhere: the same
- * bytes either way. One signer for the mock and the relay, so what they send is what the
- * verifier accepts.
+ * written `v1,<base64>`, in Web Crypto (the verifier, verify.ts, uses `node:crypto` where it can).
+ * One signer for the mock and the relay, so what they send is what the verifier accepts; it loads
+ * with the entry, so it stays small.
  */
 
 import { WEBHOOK_SECRET_PREFIX, webhookSecretBase64 } from '../rules/webhook-secret';
@@ -15,22 +14,6 @@ type Subtle = typeof crypto.subtle;
 /** A Web Crypto key (the DOM's `CryptoKey`). */
 export type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
 type Bytes = Parameters<Subtle['sign']>[2];
-
-interface NodeHmac {
-  update(data: string | Uint8Array): NodeHmac;
-  digest(encoding: 'base64'): string;
-}
-/** The part of `node:crypto` used here, typed locally: the package's types do not need Node's. */
-export interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
-}
-
-/** `node:crypto` when `process.getBuiltinModule` gives it (read per key, so a test can hide it). */
-export function builtinCrypto(): NodeCrypto | undefined {
-  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
-  return host.process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
-}
 
 const encoder = new TextEncoder();
 
@@ -88,34 +71,6 @@ export async function signatureOf(
   return toBase64(new Uint8Array(mac));
 }
 
-/**
- * One secret made ready to sign: what a `v1,` entry holds for `{id}.{timestamp}.{body}`,
- * synchronously on the `node:crypto` path. The key bytes are decoded (or the Web Crypto key
- * imported) once, here, not per delivery.
- */
-export type Signer = (
-  id: string,
-  timestamp: string,
-  body: string | Uint8Array,
-) => string | Promise<string>;
-
-/** A `Signer` for `keyBytes`: `node:crypto`'s HMAC when `builtin` is given, else Web Crypto's. */
-export function signerFor(keyBytes: Uint8Array, builtin = builtinCrypto()): Signer {
-  if (builtin !== undefined) {
-    // Each part fed in turn: the body is never copied into a joined buffer or string.
-    return (id, timestamp, body) => {
-      const hmac = builtin.createHmac('sha256', keyBytes);
-      hmac.update(id);
-      hmac.update('.');
-      hmac.update(timestamp);
-      hmac.update('.');
-      return hmac.update(body).digest('base64');
-    };
-  }
-  const key = importSigningKey(keyBytes);
-  return async (id, timestamp, body) => signatureOf(await key, id, timestamp, body);
-}
-
 export interface SignInput {
   /** The endpoint's `whsec_…` secret. */
   secret: string;
@@ -131,8 +86,9 @@ export interface SignInput {
 export async function signWebhook(input: SignInput): Promise<Record<string, string>> {
   const keyBytes = secretKeyBytes(input.secret);
   if (keyBytes === undefined) throw new TypeError('secret: must be whsec_ followed by base64');
+  const key = await importSigningKey(keyBytes);
   const timestamp = String(Math.floor(input.timestamp));
-  const signature = await signerFor(keyBytes)(input.id, timestamp, input.body);
+  const signature = await signatureOf(key, input.id, timestamp, input.body);
   return {
     'webhook-id': input.id,
     'webhook-timestamp': timestamp,

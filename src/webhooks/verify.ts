@@ -11,7 +11,7 @@ import { toIssues } from '../core/validate';
 import { WebhookVerificationError } from './errors';
 import { type WebhookEvent, WebhookEventSchema } from './events';
 import { readBoundedBody, tooLarge } from './read-request';
-import { builtinCrypto, type Signer, secretKeyBytes, signerFor } from './signature';
+import { importSigningKey, secretKeyBytes, signatureOf } from './signature';
 
 /**
  * A delivery's headers as a framework hands them over: a Fetch `Headers`, Node's
@@ -145,6 +145,50 @@ function rawBody(body: unknown): string | Uint8Array {
     'invalid_payload',
     `the body must be the raw body as received (string, Uint8Array/Buffer or ArrayBuffer), not ${String(body)}: no body parser read it (Express: express.raw({ type: 'application/json' }) on the webhook route; Fetch: unwrap(request))`,
   );
+}
+
+interface NodeHmac {
+  update(data: string | Uint8Array): NodeHmac;
+  digest(encoding: 'base64'): string;
+}
+/** The part of `node:crypto` used here, typed locally: the package's types do not need Node's. */
+interface NodeCrypto {
+  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
+  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+}
+
+/** `node:crypto` when `process.getBuiltinModule` gives it (read per key, so a test can hide it). */
+function builtinCrypto(): NodeCrypto | undefined {
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  return host.process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+}
+
+/**
+ * One secret made ready to sign: what a `v1,` entry holds for `{id}.{timestamp}.{body}`,
+ * synchronously on the `node:crypto` path. The key bytes are decoded (or the Web Crypto key
+ * imported) once, here, not per delivery.
+ */
+type Signer = (
+  id: string,
+  timestamp: string,
+  body: string | Uint8Array,
+) => string | Promise<string>;
+
+/** A `Signer` for `keyBytes`: `node:crypto`'s HMAC when `builtin` is given, else Web Crypto's. */
+function signerFor(keyBytes: Uint8Array, builtin = builtinCrypto()): Signer {
+  if (builtin !== undefined) {
+    // Each part fed in turn: the body is never copied into a joined buffer or string.
+    return (id, timestamp, body) => {
+      const hmac = builtin.createHmac('sha256', keyBytes);
+      hmac.update(id);
+      hmac.update('.');
+      hmac.update(timestamp);
+      hmac.update('.');
+      return hmac.update(body).digest('base64');
+    };
+  }
+  const key = importSigningKey(keyBytes);
+  return async (id, timestamp, body) => signatureOf(await key, id, timestamp, body);
 }
 
 /** Two strings equal, in a time that depends on their length only, not on where they differ. */

@@ -429,17 +429,18 @@ describe('what a refusal says', () => {
 
 describe('the node:crypto path', () => {
   test('where process.getBuiltinModule gives node:crypto, verifying never waits on Web Crypto', async () => {
-    const sign = vi.spyOn(crypto.subtle, 'sign');
     const secret = generateWebhookSecret();
     const body = webhookBody(paymentSucceeded);
+    const headers = await delivery(secret, body); // the signer (the mock's) is Web Crypto's
     const webhooks = new Webhooks({ secret });
-    await expect(webhooks.unwrap(body, await delivery(secret, body))).resolves.toMatchObject({
+    const sign = vi.spyOn(crypto.subtle, 'sign');
+    await expect(webhooks.unwrap(body, headers)).resolves.toMatchObject({
       type: 'payment.succeeded',
     });
     // web-crypto-path.test.ts runs this file with node:crypto hidden: there Web Crypto signs.
     const hidden = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.(
       'node:crypto',
     );
-    expect(sign).toHaveBeenCalledTimes(hidden === undefined ? 2 : 0);
+    expect(sign).toHaveBeenCalledTimes(hidden === undefined ? 1 : 0);
   });
 });
