@@ -146,7 +146,6 @@ export async function driveWebhooks(entry) {
 
   const keyBytes = crypto.getRandomValues(new Uint8Array(24));
   const secret = `whsec_${btoa(String.fromCharCode(...keyBytes))}`;
-  const usdc = 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
   const snapshot = {
     payment_id: 'pay_smoke',
     merchant_id: 'merchant_smoke',
@@ -157,13 +156,16 @@ export async function driveWebhooks(entry) {
     amount: { unit: 'iso4217/USD', value: '1000' },
     created_at: '2026-06-30T09:59:00.084Z',
     expires_at: '2026-06-30T10:14:00.000Z',
-    // A succeeded event carries the stages its type implies: processing and success.
+    // A payment.succeeded implies its processing stage (docs/webhooks.md): without it, refused.
     processing: {
-      processing_at: '2026-06-30T09:59:10.512Z',
-      option_amount: { unit: usdc, value: '10000000' },
+      processing_at: '2026-06-30T09:59:30.000Z',
+      option_amount: {
+        unit: 'caip19/eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+        value: '10000000',
+      },
       fee: null,
-      settlement_amount: { unit: usdc, value: '10000000' },
-      buyer_caip10: 'eip155:8453:0x000000000000000000000000000000000000dEaD',
+      settlement_amount: { unit: 'iso4217/USD', value: '971' },
+      buyer_caip10: null,
       chain_caip2: 'eip155:8453',
     },
     success: { succeeded_at: '2026-06-30T10:00:00.271Z', tx_id: 'test:pay_smoke' },

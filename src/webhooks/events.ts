@@ -1,5 +1,5 @@
 /**
- * The service's webhook events (facts: spec/service-webhooks.md): the envelope `{ id, type,
+ * The service's webhook events (docs/webhooks.md): the envelope `{ id, type,
  * api_version, created_at, data }` and the payment snapshot in `data`, with the wire's snake_case
  * names kept. Unknown fields are kept at run time (the service adds fields within an
  * `api_version`), unknown event types parse as `UnknownWebhookEvent`, but the types list only the
@@ -7,7 +7,12 @@
  */
 import * as z from 'zod/mini';
 import type { KnownPaymentStatus } from '../rules/payments';
-import { PAYMENT_WEBHOOK_EVENT_TYPES, type PaymentWebhookEventType } from '../rules/webhooks';
+import {
+  IMPLIED_STAGES,
+  PAYMENT_WEBHOOK_EVENT_TYPES,
+  type PaymentWebhookEventType,
+  type WebhookStageName,
+} from '../rules/webhooks';
 import { maybe, oneOf, openEnum, requiredString, responseObject } from '../schemas/common';
 
 export type { PaymentWebhookEventType };
@@ -177,23 +182,6 @@ export interface PaymentSnapshot extends z.output<typeof paymentSnapshot> {}
 /** A payment's full state when the event happened (never a delta); stages not reached are null. */
 export const PaymentSnapshotSchema: z.ZodMiniType<PaymentSnapshot, unknown> = paymentSnapshot;
 
-/** A snapshot's stage keys. */
-type StageName = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
-
-/**
- * The stages each event type implies (the facts' table): set in every event of that type, so its
- * type has them non-null, and an event of that type without one is refused.
- */
-const IMPLIED_STAGES = {
-  'payment.created': [],
-  'payment.processing': ['processing'],
-  'payment.succeeded': ['processing', 'success'],
-  'payment.failed': ['failed'],
-  'payment.expired': ['expired'],
-  'payment.cancelled': ['cancelled'],
-  'payment.settled': ['processing', 'success', 'settled'],
-} as const satisfies Record<PaymentWebhookEventType, readonly StageName[]>;
-
 type Implied<T extends PaymentWebhookEventType> = (typeof IMPLIED_STAGES)[T][number];
 
 /** The envelope of an event of type `T`, its snapshot's implied stages non-null. */
@@ -211,7 +199,7 @@ type PaymentEventOf<T extends PaymentWebhookEventType> = {
 
 /** Issues for the implied stages of `type` that `data` lacks, at `data.<stage>`. */
 function missingStages(type: string, data: Record<string, unknown>): z.core.$ZodRawIssue[] {
-  const stages: readonly StageName[] = Object.hasOwn(IMPLIED_STAGES, type)
+  const stages: readonly WebhookStageName[] = Object.hasOwn(IMPLIED_STAGES, type)
     ? IMPLIED_STAGES[type as PaymentWebhookEventType]
     : [];
   return stages

@@ -8,6 +8,7 @@
 export type { ValidationIssue } from '../core/errors/base';
 export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
 export type { LogData, Logger } from '../core/logger';
+export { WEBHOOK_SECRET_PREFIX } from '../rules/webhook-secret';
 export type { PaymentWebhookEventType } from '../rules/webhooks';
 export type { MemoryGuardStore, MemoryGuardStoreOptions } from './create-guard';
 export { createWebhookGuard, memoryStore } from './create-guard';

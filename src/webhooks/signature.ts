@@ -1,11 +1,12 @@
 /**
  * The service's webhook signature (Standard Webhooks, as Svix implements it): HMAC-SHA256 keyed
  * with the secret's base64-decoded bytes after `whsec_`, over `{id}.{timestamp}.{raw body}`,
- * written `v1,<base64>`. Web Crypto only, so it runs on every runtime the package claims. One
- * signer for the mock and the relay, so what they send is what the verifier accepts.
+ * written `v1,<base64>`, in Web Crypto (the verifier, verify.ts, uses `node:crypto` where it can).
+ * One signer for the mock and the relay, so what they send is what the verifier accepts; it loads
+ * with the entry, so it stays small.
  */
 
-import { webhookSecretBase64 } from '../rules/webhooks';
+import { WEBHOOK_SECRET_PREFIX, webhookSecretBase64 } from '../rules/webhook-secret';
 
 // The Web Crypto types by what the global `crypto` gives: the project's lib is ES2022 without
 // the DOM, so the DOM names `CryptoKey` and `BufferSource` are not in scope.
@@ -14,7 +15,6 @@ type Subtle = typeof crypto.subtle;
 export type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
 type Bytes = Parameters<Subtle['sign']>[2];
 
-const PREFIX = 'whsec_';
 const encoder = new TextEncoder();
 
 /** The raw body as the receiver got it: text, bytes, or an ArrayBuffer. */
@@ -44,33 +44,28 @@ export function importSigningKey(keyBytes: Uint8Array): Promise<HmacKey> {
   );
 }
 
-/** `{id}.{timestamp}.` followed by the body's exact bytes. */
-export function signedContent(id: string, timestamp: string, body: WebhookBody): Uint8Array {
+/** `{id}.{timestamp}.` followed by the body's exact bytes (for Web Crypto, which takes one buffer). */
+function signedContent(id: string, timestamp: string, body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(`${id}.${timestamp}.${body}`);
   const head = encoder.encode(`${id}.${timestamp}.`);
-  const tail =
-    typeof body === 'string'
-      ? encoder.encode(body)
-      : body instanceof Uint8Array
-        ? body
-        : new Uint8Array(body);
-  const out = new Uint8Array(head.length + tail.length);
+  const out = new Uint8Array(head.length + body.length);
   out.set(head, 0);
-  out.set(tail, head.length);
+  out.set(body, head.length);
   return out;
 }
 
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
   return btoa(binary);
 }
 
-/** The base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`: what a `v1,` entry holds. */
+/** The base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with a Web Crypto key. */
 export async function signatureOf(
   key: HmacKey,
   id: string,
   timestamp: string,
-  body: WebhookBody,
+  body: string | Uint8Array,
 ): Promise<string> {
   const mac = await crypto.subtle.sign('HMAC', key, signedContent(id, timestamp, body) as Bytes);
   return toBase64(new Uint8Array(mac));
@@ -93,14 +88,15 @@ export async function signWebhook(input: SignInput): Promise<Record<string, stri
   if (keyBytes === undefined) throw new TypeError('secret: must be whsec_ followed by base64');
   const key = await importSigningKey(keyBytes);
   const timestamp = String(Math.floor(input.timestamp));
+  const signature = await signatureOf(key, input.id, timestamp, input.body);
   return {
     'webhook-id': input.id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${await signatureOf(key, input.id, timestamp, input.body)}`,
+    'webhook-signature': `v1,${signature}`,
   };
 }
 
 /** A fresh `whsec_…` secret of 24 random bytes (the service's secrets are of this form). */
 export function generateWebhookSecret(): string {
-  return `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
+  return `${WEBHOOK_SECRET_PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }

@@ -6,15 +6,16 @@ import { createWebhookGuard } from './create-guard';
 import { WebhookVerificationError } from './errors';
 import type { WebhookEvent } from './events';
 import type { WebhookGuard, WebhookGuardOptions } from './guard';
-// Types only: the signer's code loads with the receiver.
-import type { HmacKey, WebhookBody } from './signature';
-import type { WebhookHeaders } from './verify';
+// Types only: the signer's code loads with the verifier.
+import type { WebhookBody } from './signature';
+import type { VerifyKey, WebhookHeaders } from './verify';
 
 export type { WebhookBody, WebhookHeaders };
 
 // The verifier and the event schemas load on the first verification (a feature's edge): a client
 // that never receives webhooks does not run or ship them.
-const loadReceiver = loadOnce(() => import('./receiver'));
+const loadVerifier = loadOnce(() => import('./verify'));
+type Verifier = Awaited<ReturnType<typeof loadVerifier>>;
 
 /** Options of `Webhooks`. */
 export interface WebhooksOptions {
@@ -93,8 +94,8 @@ export class Webhooks {
   /** The largest body taken, in bytes. */
   readonly maxBodyBytes: number;
   readonly #secrets: readonly string[];
-  /** The secrets' Web Crypto keys, imported with the receiver on first use (again after a failure). */
-  readonly #keys: () => Promise<HmacKey[]>;
+  /** The verifier and the secrets' keys, once loaded: later deliveries take them without a wait. */
+  #ready: { verifier: Verifier; keys: VerifyKey[] } | undefined;
 
   constructor(options: WebhooksOptions) {
     const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<
@@ -106,7 +107,6 @@ export class Webhooks {
     const maxBody = Object.hasOwn(given, 'maxBodyBytes') ? given.maxBodyBytes : undefined;
     const secrets = checkedSecrets(webhookSecrets(secret));
     this.#secrets = secrets;
-    this.#keys = loadOnce(() => loadReceiver().then((receiver) => receiver.importKeys(secrets)));
     const seconds = tolerance ?? WEBHOOK_TOLERANCE_SECONDS;
     if (typeof seconds !== 'number' || !(seconds >= 0)) {
       throw new ConfigurationError(
@@ -136,9 +136,9 @@ export class Webhooks {
   unwrap(request: Request): Promise<WebhookEvent>;
   unwrap(body: WebhookBody, headers: WebhookHeaders): Promise<WebhookEvent>;
   async unwrap(body: WebhookBody | Request, headers?: WebhookHeaders): Promise<WebhookEvent> {
-    const receiver = await loadReceiver();
-    // A Fetch `Request` alone is told apart, and read, with the receiver.
-    return receiver.unwrapDelivery(await this.#keys(), body, headers, this);
+    const { verifier, keys } = this.#ready ?? (await this.#load());
+    // A Fetch `Request` alone is told apart, and read, by the verifier.
+    return verifier.unwrapDelivery(keys, body, headers, this);
   }
 
   /**
@@ -147,8 +147,15 @@ export class Webhooks {
    * @throws {WebhookVerificationError} when it fails: answer 400 and do not act on it.
    */
   async verifySignature(body: WebhookBody, headers: WebhookHeaders): Promise<void> {
-    const receiver = await loadReceiver();
-    await receiver.verifyDelivery(await this.#keys(), body, headers, this);
+    const { verifier, keys } = this.#ready ?? (await this.#load());
+    await verifier.verifyDelivery(keys, body, headers, this);
+  }
+
+  /** Loads the verifier (again after a failed load) and makes each secret's key, once. */
+  async #load(): Promise<{ verifier: Verifier; keys: VerifyKey[] }> {
+    const verifier = await loadVerifier();
+    this.#ready ??= { verifier, keys: verifier.webhookKeys(this.#secrets) };
+    return this.#ready;
   }
 
   /**

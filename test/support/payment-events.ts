@@ -1,4 +1,4 @@
-// Payment webhook events shaped like the service's (spec/service-webhooks.md): a full snapshot per
+// Payment webhook events shaped like the service's (docs/webhooks.md): a full snapshot per
 // event, every stage key present, `payment_state_version` rising per payment. For tests that take
 // an already verified event (the guard, follower.ingest); signed deliveries are the mock's.
 

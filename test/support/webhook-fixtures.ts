@@ -1,6 +1,6 @@
 /**
- * The service documentation's example webhook events (facts: spec/service-webhooks.md, "The
- * documentation's examples"): one payment, USD 10.00 paid in 10 USDC on Base with a 2.9 % fee.
+ * The service documentation's example webhook events (docs/webhooks.md, "The events"): one
+ * payment, USD 10.00 paid in 10 USDC on Base with a 2.9 % fee.
  * Built from the facts' data, as the wire sends them (snake_case, every stage key present).
  * Shared by the receiver's, the mock's and the guard's tests.
  */

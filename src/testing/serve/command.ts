@@ -1,5 +1,6 @@
 /** The `merchant-gateway-mock` command: the whole mock over HTTP, for services in any language. */
 
+import { WEBHOOK_SECRET_PREFIX } from '../../rules/webhook-secret';
 import { generateWebhookSecret, secretKeyBytes } from '../../webhooks/signature';
 import { createMockGateway, DEFAULT_REQUEST_LOG_SIZE } from '../mock-gateway';
 import type { MockCredentials, MockWebhookChaos } from '../types';
@@ -171,7 +172,10 @@ function webhookUrl(value: string): string {
 
 /** The message never repeats the value: it is a secret. */
 function webhookSecret(value: string, source = '--webhook-secret'): string {
-  if (!/^whsec_[A-Za-z0-9+/]{4,}={0,2}$/.test(value) || secretKeyBytes(value) === undefined) {
+  const base64 = value.startsWith(WEBHOOK_SECRET_PREFIX)
+    ? value.slice(WEBHOOK_SECRET_PREFIX.length)
+    : '';
+  if (!/^[A-Za-z0-9+/]{4,}={0,2}$/.test(base64) || secretKeyBytes(value) === undefined) {
     throw new UsageError(`${source} must be whsec_ followed by base64 (the secret is not shown)`);
   }
   return value;

@@ -4,6 +4,7 @@
  * stage key present, `null` until reached). The mock is in test mode: `live: false`, and the
  * synthetic transaction id `test:{paymentId}`.
  */
+import { IMPLIED_STAGES } from '../../rules/webhooks';
 import type { MockFee } from '../types';
 import { isoTime, type PaymentRecord } from './records';
 import { serviceJson } from './service-json';
@@ -19,6 +20,9 @@ export type PaymentEventType =
   | 'payment.expired'
   | 'payment.cancelled'
   | 'payment.settled';
+
+// One table with the SDK's: what the mock sends is what the SDK's types promise.
+export { IMPLIED_STAGES };
 
 export interface WireAmount {
   unit: string;
@@ -127,21 +131,6 @@ export function snapshotOf(payment: PaymentRecord, status: string, fee: MockFee 
 }
 
 type Snapshot = ReturnType<typeof snapshotOf>;
-type StageName = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
-
-/**
- * The stages each event type implies (the facts' table): a receiver may rely on them being set.
- * `payment.failed` and `payment.expired` also carry `processing` when the buyer had committed.
- */
-export const IMPLIED_STAGES: Readonly<Record<PaymentEventType, readonly StageName[]>> = {
-  'payment.created': [],
-  'payment.processing': ['processing'],
-  'payment.succeeded': ['processing', 'success'],
-  'payment.failed': ['failed'],
-  'payment.expired': ['expired'],
-  'payment.cancelled': ['cancelled'],
-  'payment.settled': ['processing', 'success', 'settled'],
-};
 
 /**
  * The envelope `{ id, type, api_version, created_at, data }`, serialised as the service does.

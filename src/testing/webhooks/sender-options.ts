@@ -1,6 +1,7 @@
 /** What configures the mock's webhook sender, checked once: its options and each endpoint. */
 
 import { MAX_TIMER_MS } from '../../core/timers';
+import { WEBHOOK_SECRET_PREFIX } from '../../rules/webhook-secret';
 import { generateWebhookSecret, secretKeyBytes } from '../../webhooks/signature';
 import type { MockWebhookChaos, MockWebhookEndpoint, MockWebhookEndpointInput } from '../types';
 
@@ -62,7 +63,7 @@ export function checkEndpoint(input: MockWebhookEndpointInput, id: string): Mock
   const secret = input.secret ?? generateWebhookSecret();
   if (
     typeof secret !== 'string' ||
-    !secret.startsWith('whsec_') ||
+    !secret.startsWith(WEBHOOK_SECRET_PREFIX) ||
     secretKeyBytes(secret) === undefined
   ) {
     throw new TypeError('webhook endpoint: secret must be whsec_ followed by base64');

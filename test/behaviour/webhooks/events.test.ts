@@ -30,7 +30,7 @@ import {
 
 const secret = generateWebhookSecret();
 
-/** The stages each type implies, as the facts' table says (spec/service-webhooks.md). */
+/** The stages each type implies, as the facts' table says (docs/webhooks.md). */
 const IMPLIED: Record<string, string[]> = {
   'payment.created': [],
   'payment.processing': ['processing'],

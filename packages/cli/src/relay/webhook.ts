@@ -3,7 +3,7 @@
  * service's envelope as body, its `evt_…` id as `webhook-id`, the `v1` HMAC-SHA256 signature of the
  * SDK's signer and one POST with a 10 s limit.
  */
-import { signWebhook } from 'merchant-gateway/webhooks';
+import { signWebhook, WEBHOOK_SECRET_PREFIX } from 'merchant-gateway/webhooks';
 import type { RelayEvent } from './envelope';
 
 export type { RelayEvent } from './envelope';
@@ -18,7 +18,9 @@ export class SecretFormatError extends Error {
 
 /** The HMAC key behind a `whsec_…` secret; the message never repeats the secret. */
 export function secretKey(secret: string): Buffer {
-  const body = secret.startsWith('whsec_') ? secret.slice(6) : undefined;
+  const body = secret.startsWith(WEBHOOK_SECRET_PREFIX)
+    ? secret.slice(WEBHOOK_SECRET_PREFIX.length)
+    : undefined;
   if (body === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) {
     throw new SecretFormatError(
       '--secret must be whsec_ followed by the base64 of 24 to 64 random bytes (e.g. whsec_ + `openssl rand -base64 32`)',
