@@ -34,6 +34,7 @@ const FLOORS = [
   ['buyer-client.ts', 5, 'client'],
   ['index.ts', 6, 'index'],
   ['buyer.ts', 6, 'index'],
+  ['buyer-api.ts', 6, 'index'],
   // The command line is packages/cli now, a user of the public entries like any program.
 ];
 

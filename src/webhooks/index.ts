@@ -9,34 +9,11 @@ export type { ValidationIssue } from '../core/errors/base';
 export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
 export type { LogData, Logger } from '../core/logger';
 export { WEBHOOK_SECRET_PREFIX } from '../rules/webhook-secret';
-export type { PaymentWebhookEventType } from '../rules/webhooks';
-export type { MemoryGuardStore, MemoryGuardStoreOptions } from './create-guard';
+export * from './api';
+
+export type { MemoryGuardStore } from './create-guard';
 export { createWebhookGuard, memoryStore } from './create-guard';
-export type { WebhookVerificationReason } from './errors';
-export { WebhookVerificationError } from './errors';
-export type {
-  PaymentCancelledEvent,
-  PaymentCreatedEvent,
-  PaymentExpiredEvent,
-  PaymentFailedEvent,
-  PaymentProcessingEvent,
-  PaymentSettledEvent,
-  PaymentSnapshot,
-  PaymentSucceededEvent,
-  PaymentWebhookEvent,
-  SnapshotCancelled,
-  SnapshotExpired,
-  SnapshotFailed,
-  SnapshotProcessing,
-  SnapshotSettled,
-  SnapshotSuccess,
-  UnknownWebhookData,
-  UnknownWebhookEvent,
-  WebhookAmount,
-  WebhookEvent,
-  WebhookFee,
-  WebhookFeePercent,
-} from './events';
+
 export {
   isPaymentWebhookEvent,
   PAYMENT_WEBHOOK_EVENT_TYPES,
@@ -60,28 +37,9 @@ export {
   WebhookFeePercentSchema,
   WebhookFeeSchema,
 } from './events';
-export type {
-  GuardableEvent,
-  MemoryGuardStoreStats,
-  WebhookGuard,
-  WebhookGuardKey,
-  WebhookGuardOptions,
-  WebhookGuardOutcome,
-  WebhookGuardSession,
-  WebhookGuardState,
-  WebhookGuardStore,
-} from './guard';
-export type {
-  PgPoolClientLike,
-  PgPoolLike,
-  PgQueryable,
-  PostgresGuardContext,
-  PostgresGuardStore,
-  PostgresGuardStoreOptions,
-} from './postgres';
+export type { MemoryGuardStoreStats } from './guard';
+
 export { guardTableSql, postgresStore } from './postgres';
 export type { SignInput } from './signature';
 // The one signer, for senders of the service's webhooks (the command line's relay).
 export { signWebhook } from './signature';
-export type { WebhookBody, WebhookHeaders, WebhooksOptions } from './webhooks';
-export { Webhooks } from './webhooks';
