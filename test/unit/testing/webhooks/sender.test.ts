@@ -85,7 +85,10 @@ describe('the mock webhook sender', () => {
     const [first, second, third] = mock.payments().filter((p) => p.status === 'requires_action');
     mock.setPaymentStatus(first?.id as string, 'cancelled');
     mock.setPaymentStatus(second?.id as string, 'cancelled');
-    await vi.waitUntil(() => mock.webhooks.deliveries()[1]?.status === 'delivered');
+    // vi.waitUntil's default is 1 s: a loaded machine took longer to sign and send the first ones.
+    await vi.waitUntil(() => mock.webhooks.deliveries()[1]?.status === 'delivered', {
+      timeout: 30_000,
+    });
     mock.setPaymentStatus(third?.id as string, 'cancelled');
     // The delivered one went, though the pending one before it is older.
     expect(mock.webhooks.deliveries().map((d) => [d.paymentId, d.status])).toEqual([
@@ -93,7 +96,7 @@ describe('the mock webhook sender', () => {
       [third?.id, 'pending'],
     ]);
     mock.close();
-  });
+  }, 60_000);
 
   it('idle() says false when deliveries are still pending at its timeout', async () => {
     const mock = createMockGateway({
