@@ -1,7 +1,7 @@
 // Everything the checkout route refuses, on node() over a real socket (the target sent exactly as
 // written) and on fetch(): each refusal has its status and code, carries only the route's own
 // headers and no key, and reached nothing (the mock's request log is unchanged).
-import type { CheckoutRoute, CheckoutRouteCall } from 'merchant-gateway';
+import type { CheckoutRoute, CheckoutRouteCall, CheckoutRouteOptions } from 'merchant-gateway';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,7 +13,8 @@ import {
   fetchCall,
   openPayment,
   rawCall,
-  serveRoute,
+  routeOnMock,
+  type serveRoute,
 } from './support';
 
 const mock = createMockGateway({ pollInMs: 100 });
@@ -24,28 +25,21 @@ let host: Awaited<ReturnType<typeof serveRoute>>;
 let paymentId: string;
 const asked: CheckoutRouteCall[] = [];
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  server = await mock.listen();
-  gateway = new MerchantGateway({
-    baseUrl: server.url,
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-  });
-  paymentId = await openPayment(gateway, 'route-refusals');
   // Refuses the one payment id `pay_forbidden1`, and says yes to every other.
-  route = gateway.buyer.route({
+  const options: CheckoutRouteOptions = {
     maxBodyBytes: 4096,
     authorize: (_request, call) => {
       asked.push(call);
       return call.paymentId !== 'pay_forbidden1';
     },
-  });
-  host = await serveRoute(route);
+  };
+  ({ server, gateway, route, host, close } = await routeOnMock(mock, {}, options));
+  paymentId = await openPayment(gateway, 'route-refusals');
 });
-afterAll(async () => {
-  await host?.close();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 type Send = (method: string, target: string, call?: Call) => Promise<Answer>;
 const node: Send = (method, target, call) => rawCall(host.url, method, target, call);

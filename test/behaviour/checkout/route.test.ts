@@ -1,8 +1,7 @@
 // gateway.buyer.route(): the server half of a PSP's own checkout, served by a real node:http
 // server and as a Fetch handler, in front of the mock over real HTTP. A page pays a payment
 // through it with a viem account signing the option's typed data, and the key never shows.
-import type { CheckoutRoute } from 'merchant-gateway';
-import { MerchantGateway } from 'merchant-gateway';
+import type { CheckoutRoute, MerchantGateway } from 'merchant-gateway';
 import { BuyerClient } from 'merchant-gateway/buyer';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -15,7 +14,8 @@ import {
   fetchCall,
   openPayment,
   rawCall,
-  serveRoute,
+  routeOnMock,
+  type serveRoute,
 } from './support';
 
 const mock = createMockGateway({ pollInMs: 100 });
@@ -23,21 +23,12 @@ let server: MockServer;
 let gateway: MerchantGateway;
 let route: CheckoutRoute;
 let host: Awaited<ReturnType<typeof serveRoute>>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await mock.listen();
-  gateway = new MerchantGateway({
-    baseUrl: server.url,
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-  });
-  route = gateway.buyer.route({ allowCancel: true });
-  host = await serveRoute(route);
+  ({ server, gateway, route, host, close } = await routeOnMock(mock, {}, { allowCancel: true }));
 });
-afterAll(async () => {
-  await host?.close();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 type Send = (method: string, target: string, call?: Call) => Promise<Answer>;
 const hosts: [string, () => Send][] = [

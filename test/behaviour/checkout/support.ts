@@ -2,7 +2,13 @@
 // with the raw target as written (no client-side URL clean-up), the same calls made on its Fetch
 // handler, and the secret search over an answer's status line, headers and body.
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { CheckoutRoute, MerchantGateway } from 'merchant-gateway';
+import {
+  type CheckoutRoute,
+  type CheckoutRouteOptions,
+  type ClientOptions,
+  MerchantGateway,
+} from 'merchant-gateway';
+import type { MockGateway, MockServer } from 'merchant-gateway/testing';
 import { expect } from 'vitest';
 import { serve } from '../../support/servers';
 
@@ -100,6 +106,34 @@ export async function fetchCall(
     text: body,
     json: parse(body),
   };
+}
+
+/** A file's setup: `mock` over real HTTP, a client on it, and that client's route served by node:http. */
+export async function routeOnMock(
+  mock: MockGateway,
+  clientOptions: Partial<ClientOptions> = {},
+  routeOptions: CheckoutRouteOptions = {},
+): Promise<{
+  server: MockServer;
+  gateway: MerchantGateway;
+  route: CheckoutRoute;
+  host: Awaited<ReturnType<typeof serveRoute>>;
+  close: () => Promise<void>;
+}> {
+  const server = await mock.listen();
+  const gateway = new MerchantGateway({
+    baseUrl: server.url,
+    apiKey: mock.credentials.apiKey,
+    merchantId: mock.sample.merchantId,
+    ...clientOptions,
+  });
+  const route = gateway.buyer.route(routeOptions);
+  const host = await serveRoute(route);
+  const close = async () => {
+    await host.close();
+    await server.close();
+  };
+  return { server, gateway, route, host, close };
 }
 
 /** `route.node` on a real node:http server of its own, for the whole file. */

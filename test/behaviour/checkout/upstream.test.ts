@@ -17,7 +17,8 @@ import {
   fetchCall,
   openPayment,
   rawCall,
-  serveRoute,
+  routeOnMock,
+  type serveRoute,
 } from './support';
 
 const mock = createMockGateway({ pollInMs: 100 });
@@ -25,23 +26,13 @@ let server: MockServer;
 let gateway: MerchantGateway;
 let route: CheckoutRoute;
 let host: Awaited<ReturnType<typeof serveRoute>>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await mock.listen();
-  gateway = new MerchantGateway({
-    baseUrl: server.url,
-    apiKey: mock.credentials.apiKey,
-    merchantId: mock.sample.merchantId,
-    maxRetries: 1,
-    timeoutMs: 2_000,
-  });
-  route = gateway.buyer.route();
-  host = await serveRoute(route);
+  const client = { maxRetries: 1, timeoutMs: 2_000 };
+  ({ server, gateway, route, host, close } = await routeOnMock(mock, client));
 });
-afterAll(async () => {
-  await host?.close();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 type Send = (method: string, target: string, call?: Call) => Promise<Answer>;
 const confirmsOf = (paymentId: string) =>
