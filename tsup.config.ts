@@ -55,11 +55,22 @@ export default defineConfig([
   // zod/mini's entry loads every locale at import (about half our import time); bundled, only the
   // parts we use remain. Types still come from the zod dependency, and the exported schemas work
   // with a user's own zod (zod 4 keys its registry and instanceof checks on globalThis and traits).
+  // The main entry is built on its own, like the buyer's and the webhooks': sharing chunks with the
+  // testing entry spread its import over 20 files (11 alone) and cost its cold start about a tenth
+  // (bench/cold-start.ts); the mock carries its own copy of what it uses of the client.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts' },
+    format: ['esm'],
+    noExternal: ['zod'],
+    external: ['ky', 'p-retry'],
+  },
   // viem (a devDependency: bundled, tree-shaken, into the testing entry's lazy chunk; the mock's
   // EIP-712 checks need nothing installed) reaches isows only through its WebSocket transport,
   // which the mock never loads: left external, it is dropped with that unused code.
   {
     ...shared,
+    entry: { 'testing/index': 'src/testing/index.ts', 'testing/cli': 'src/testing/serve/cli.ts' },
     format: ['esm'],
     noExternal: ['zod'],
     external: ['ky', 'p-retry', 'msw', 'isows'],
