@@ -1,4 +1,5 @@
 import type { PaymentStatusResult } from '../schemas/payment-status';
+import { HoldLimit } from './hold-limit';
 import { answeredEarly, failureWaitMs, isTransient, MAX_HOLD_MS } from './policy';
 import type { FollowContext } from './reader';
 
@@ -36,22 +37,24 @@ export async function readStatus(
   signal: AbortSignal,
 ): Promise<ReadOutcome> {
   const started = Date.now();
+  context.holds.limit ??= new HoldLimit();
+  const limit = context.holds.limit;
   const maxPollMs =
     holdForMs !== undefined && service.holds
-      ? context.holdLimit.cap(Math.min(MAX_HOLD_MS, holdForMs))
+      ? limit.cap(Math.min(MAX_HOLD_MS, holdForMs))
       : undefined;
   try {
     const result = await context.reader.status(paymentId, merchantId, maxPollMs, signal);
     if (maxPollMs !== undefined) {
       const lasted = Date.now() - started;
-      context.holdLimit.held(lasted, maxPollMs);
+      limit.held(lasted, maxPollMs);
       // Answered early with nothing new: this service does not hold reads.
       if (!differs(known, result) && answeredEarly(lasted, maxPollMs)) service.holds = false;
     }
     return { ok: true, result, started, maxPollMs };
   } catch (error) {
     const transient = !signal.aborted && isTransient(error);
-    if (transient && maxPollMs !== undefined) context.holdLimit.failed(Date.now() - started, error);
+    if (transient && maxPollMs !== undefined) limit.failed(Date.now() - started, error);
     return { ok: false, error, transient, started };
   }
 }
