@@ -1,5 +1,6 @@
 import { configureClient, describeClient, env, type ResolvedOptions } from './client-config';
 import type { ClientOptions } from './client-options';
+import { HoldLimit } from './follow/hold-limit';
 import { Buyer } from './resources/buyer';
 import { LegacyPayments } from './resources/legacy-payments';
 import { Merchants } from './resources/merchants';
@@ -45,9 +46,8 @@ export class MerchantGateway {
   constructor(given: ClientOptions = {}) {
     const parts = configureClient(given);
     const { options, resolved } = parts;
-    // What follows learn, per client (the box its first follow fills); the buyer entry's client
-    // has none (client-config.ts).
-    const context = { ...parts.context, holds: {} };
+    // What follows learn, per client; the buyer entry's client has none (client-config.ts).
+    const context = { ...parts.context, holdLimit: new HoldLimit() };
     this.#options = options;
     this.#resolved = resolved;
     this.merchants = new Merchants(context);

@@ -1,5 +1,4 @@
 import type { PaymentStatusResult } from '../schemas/payment-status';
-import { HoldLimit } from './hold-limit';
 import { answeredEarly, failureWaitMs, isTransient, MAX_HOLD_MS } from './policy';
 import type { FollowContext } from './reader';
 
@@ -37,24 +36,22 @@ export async function readStatus(
   signal: AbortSignal,
 ): Promise<ReadOutcome> {
   const started = Date.now();
-  context.holds.limit ??= new HoldLimit();
-  const limit = context.holds.limit;
   const maxPollMs =
     holdForMs !== undefined && service.holds
-      ? limit.cap(Math.min(MAX_HOLD_MS, holdForMs))
+      ? context.holdLimit.cap(Math.min(MAX_HOLD_MS, holdForMs))
       : undefined;
   try {
     const result = await context.reader.status(paymentId, merchantId, maxPollMs, signal);
     if (maxPollMs !== undefined) {
       const lasted = Date.now() - started;
-      limit.held(lasted, maxPollMs);
+      context.holdLimit.held(lasted, maxPollMs);
       // Answered early with nothing new: this service does not hold reads.
       if (!differs(known, result) && answeredEarly(lasted, maxPollMs)) service.holds = false;
     }
     return { ok: true, result, started, maxPollMs };
   } catch (error) {
     const transient = !signal.aborted && isTransient(error);
-    if (transient && maxPollMs !== undefined) limit.failed(Date.now() - started, error);
+    if (transient && maxPollMs !== undefined) context.holdLimit.failed(Date.now() - started, error);
     return { ok: false, error, transient, started };
   }
 }

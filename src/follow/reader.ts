@@ -37,11 +37,8 @@ export interface FollowContext {
   merchantId: string | undefined;
   /** False for the app scheme: it always reads the gateway's side. */
   merchantSide: boolean;
-  /**
-   * The client's limit on held reads, learned from intermediaries that cut idle requests: made by
-   * the client's first follow (the follow code loads with it), then shared by every later one.
-   */
-  holds: { limit?: HoldLimit };
+  /** The client's limit on held reads, learned from intermediaries that cut idle requests. */
+  holdLimit: HoldLimit;
   logger: LevelLogger;
   redactor: Redactor;
   /** The client's spans and metrics, when on. */

@@ -2,12 +2,16 @@ import type * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise';
 import { RequestValidationError } from '../core/errors/base';
 import type { CreateRequestOptions, RequestOptions } from '../core/http/transport';
-import { loadOnce } from '../core/load-once';
 import type { PagePromise } from '../core/page-promise';
 import { parseRequest, resolveMerchantId } from '../core/validate';
 import { LazyPaymentFollower } from '../follow/follower';
 import type { FollowContext, PaymentReader } from '../follow/reader';
-import type { FinalPaymentStatusResult, PollOptions } from '../follow/single';
+import {
+  type FinalPaymentStatusResult,
+  type PollOptions,
+  waitForFinal,
+  watch,
+} from '../follow/single';
 import type { PaymentFollower, PaymentFollowerOptions } from '../follow/types';
 import type { MerchantPayment, MerchantPaymentsPage, PaymentListParams } from '../schemas/lists';
 import type {
@@ -31,10 +35,6 @@ import { cancelPayment, checkedPaymentStatus, paymentDetails } from './payment-a
 import { listPartnerPayments, listPayments } from './payment-list';
 import type { ResourceContext } from './resource';
 import { paymentStatus } from './status-read';
-
-// Following one payment loads with its first use: a client that only creates and reads (a cold
-// start's one call, a serverless handler) neither parses nor bundles it in its first load.
-const loadFollow = loadOnce(() => import('../follow/single'));
 
 /** Payments: create, read, follow to a final status, and list. */
 export class Payments {
@@ -243,7 +243,7 @@ export class Payments {
     paymentOrId: PaymentCreated | string,
     options?: PollOptions,
   ): Promise<FinalPaymentStatusResult> {
-    return loadFollow().then((follow) => follow.waitForFinal(this.#follow, paymentOrId, options));
+    return waitForFinal(this.#follow, paymentOrId, options);
   }
 
   /**
@@ -263,11 +263,7 @@ export class Payments {
     paymentOrId: PaymentCreated | string,
     options?: PollOptions,
   ): AsyncIterable<PaymentStatusResult> {
-    const context = this.#follow;
-    return (async function* () {
-      const follow = await loadFollow();
-      return yield* follow.watch(context, paymentOrId, options);
-    })();
+    return watch(this.#follow, paymentOrId, options);
   }
 
   /**
@@ -335,7 +331,7 @@ export class Payments {
       reader: Payments.#reader(context, 'payments.status'),
       merchantId: merchantSide ? context.merchantId : undefined,
       merchantSide,
-      holds: context.holds,
+      holdLimit: context.holdLimit,
       logger: config.logger,
       redactor: config.redactor,
       telemetry: config.telemetry,

@@ -13,11 +13,8 @@ export interface BaseContext {
  * no follows, so its bundle carries no HoldLimit).
  */
 export interface ResourceContext extends BaseContext {
-  /**
-   * How long held status reads may ask to be held, lowered when an intermediary cuts one: made by
-   * the client's first follow, in the code that loads with it.
-   */
-  holds: { limit?: HoldLimit };
+  /** How long held status reads may ask to be held, lowered when an intermediary cuts one. */
+  holdLimit: HoldLimit;
 }
 
 /**

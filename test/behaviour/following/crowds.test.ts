@@ -1,11 +1,8 @@
 import { getEventListeners } from 'node:events';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gateway, useScriptedGateway } from './helpers';
 
 const mock = useScriptedGateway();
-// waitForFinal's code loads with its first use, a real import that fake timers do not wait for:
-// loaded once here, so these tests time the pollers and not the load.
-beforeAll(() => import('../../../src/follow/single'));
 
 describe('many pollers at once', () => {
   it('1,000 watchers sharing one AbortSignal add one abort listener to it, and leave none', async () => {
