@@ -15,6 +15,11 @@ export async function serveNode(
   next?: (error?: unknown) => void,
 ): Promise<void> {
   let response: Response;
+  // `close` before the answer was handed over: the page left, and its reads stop with it.
+  const left = new AbortController();
+  res.once('close', () => {
+    if (res.writableFinished !== true) left.abort(new Error('the page closed its request'));
+  });
   try {
     const target = req.originalUrl ?? req.url ?? '/';
     const method = req.method ?? 'GET';
@@ -29,6 +34,7 @@ export async function serveNode(
       request: () => requestOf(req, method, target),
       body: () => bodyOf(req),
       nodeRequest: req,
+      signal: left.signal,
     });
     if (handled === undefined && typeof next === 'function') {
       next();

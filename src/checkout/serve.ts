@@ -23,6 +23,8 @@ export interface Incoming {
   /** The body's chunks, or what a framework already parsed (`{ parsed }`). */
   body(): Chunks | { parsed: unknown };
   nodeRequest?: CheckoutNodeRequest | undefined;
+  /** Aborted when the page goes away before its answer: the reads made for it stop too. */
+  signal?: AbortSignal | undefined;
 }
 
 /** 404 for a path outside `basePath`, when the host has nothing else to give it to. */
@@ -54,9 +56,11 @@ export async function handle(setup: RouteSetup, incoming: Incoming): Promise<Res
       if ('refusal' in read) return answer(redactor, read.refusal);
       params = read.value;
     }
-    return answer(redactor, { result: await perform(setup, call, params) });
+    return answer(redactor, { result: await perform(setup, call, params, incoming.signal) });
   } catch (error) {
     if (call === undefined || !('operation' in call)) throw error;
+    // Nobody is left to read this answer, and a read stopped for that is no failure to log.
+    if (incoming.signal?.aborted === true) return answer(redactor, GONE);
     const refusal = refusalOf(error, call.operation);
     if (refusal.status === 500) {
       setup.logger.log('error', `checkout route: ${call.operation} failed: ${describe(error)}`);
@@ -101,23 +105,30 @@ function readBody(setup: RouteSetup, incoming: Incoming): Promise<BodyRead> {
     : readJson(body, incoming.header('content-length'), setup.maxBodyBytes);
 }
 
-/** The one buyer call `call` names; `/fetch` answers `{ actions }`, as the service does. */
+/**
+ * The one buyer call `call` names; `/fetch` answers `{ actions }`, as the service does. Reads stop
+ * with `signal` (a held status read would otherwise hold a connection to the service for up to
+ * 30 s after the page left); a confirm or a cancel, once asked for, is seen through: stopping it
+ * would not undo what the service may already have done, only hide its outcome from the logs.
+ */
 async function perform(
   { buyer }: RouteSetup,
   { operation, paymentId, maxPollMs }: Call,
   params: Record<string, unknown>,
+  signal: AbortSignal | undefined,
 ): Promise<unknown> {
   const poll = maxPollMs === undefined ? {} : { maxPollMs };
+  const read = { signal };
   switch (operation) {
     case 'get':
-      return buyer.get(paymentId);
+      return buyer.get(paymentId, read);
     case 'status':
-      return buyer.status(paymentId, poll);
+      return buyer.status(paymentId, poll, read);
     case 'options':
-      return buyer.options(paymentId, params as unknown as PaymentOptionsParams);
+      return buyer.options(paymentId, params as unknown as PaymentOptionsParams, read);
     case 'fetch':
       return {
-        actions: await buyer.fetchActions(paymentId, params as unknown as FetchActionsParams),
+        actions: await buyer.fetchActions(paymentId, params as unknown as FetchActionsParams, read),
       };
     case 'confirm':
       return buyer.confirm(paymentId, params as unknown as ConfirmPaymentParams, poll);
@@ -136,6 +147,7 @@ export async function serveFetch(setup: RouteSetup, request: Request): Promise<R
     target: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
     header: (name) => request.headers.get(name),
     request: () => request,
+    signal: request.signal,
     body: () => {
       reader = request.body?.getReader();
       return {
@@ -150,6 +162,13 @@ export async function serveFetch(setup: RouteSetup, request: Request): Promise<R
   }
   return response ?? answer(setup.redactor, OUTSIDE);
 }
+
+/** The answer to a page that left first: written nowhere, so only its status matters (nginx's). */
+const GONE: Refusal = {
+  status: 499,
+  code: 'client_closed_request',
+  message: 'the page closed its request before the answer',
+};
 
 /** What a failure outside any call (a bug of ours, `authorize` throwing) answers. */
 export const FAILED: Refusal = {

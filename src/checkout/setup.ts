@@ -10,12 +10,25 @@ import type {
 } from '../schemas/buyer';
 import type { CheckoutRouteOptions } from './types';
 
+/** A read's options: the signal that stops it once the page has gone. */
+export interface ReadOptions {
+  signal?: AbortSignal | undefined;
+}
+
 /** The buyer methods the route calls: `gateway.buyer` or a `BuyerClient`. */
 export interface RouteBuyer {
-  get(paymentId: string): PromiseLike<unknown>;
-  status(paymentId: string, poll: BuyerPollParams): PromiseLike<unknown>;
-  options(paymentId: string, params: PaymentOptionsParams): PromiseLike<unknown>;
-  fetchActions(paymentId: string, params: FetchActionsParams): PromiseLike<unknown>;
+  get(paymentId: string, options: ReadOptions): PromiseLike<unknown>;
+  status(paymentId: string, poll: BuyerPollParams, options: ReadOptions): PromiseLike<unknown>;
+  options(
+    paymentId: string,
+    params: PaymentOptionsParams,
+    options: ReadOptions,
+  ): PromiseLike<unknown>;
+  fetchActions(
+    paymentId: string,
+    params: FetchActionsParams,
+    options: ReadOptions,
+  ): PromiseLike<unknown>;
   confirm(
     paymentId: string,
     params: ConfirmPaymentParams,

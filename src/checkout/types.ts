@@ -79,7 +79,9 @@ export interface CheckoutNodeResponse {
   readonly headersSent?: boolean | undefined;
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body: string): unknown;
-  once(event: 'finish', listener: () => void): unknown;
+  once(event: 'finish' | 'close', listener: () => void): unknown;
+  /** Whether the whole answer was handed to the system: false at `close` when the page left first. */
+  readonly writableFinished?: boolean | undefined;
 }
 
 /**
