@@ -5,14 +5,15 @@ import { ConfigurationError } from '../core/errors/base';
 import type { LevelLogger } from '../core/logger';
 import { ownProperties } from '../core/safety/own-properties';
 import type { Redactor } from '../core/safety/redact';
-import type { RouteBuyer, RouteSetup } from './setup';
+import type { CheckoutClient } from './controller-types';
+import type { RouteSetup } from './setup';
 import type { CheckoutRoute, CheckoutRouteOptions } from './types';
 
 const BASE_PATH = /^(\/[\w.~-]+)+$/;
 
 /** @internal The route's handlers over `buyer`; a bad option is a ConfigurationError naming it. */
 export function createRoute(
-  buyer: RouteBuyer,
+  buyer: CheckoutClient,
   tools: { redactor: Redactor; logger: LevelLogger },
   given: CheckoutRouteOptions | undefined,
 ): CheckoutRoute {
