@@ -7,6 +7,7 @@ import { runColdStart } from './cold-start';
 import { root, type StubProcess, startPeerProcess, startStubProcess } from './common';
 import { runConcurrency } from './concurrency';
 import { runFollowing } from './following';
+import { runMockBuild } from './mock-build';
 import { runOverhead } from './overhead';
 import { PAGE_SIZE, PAGES, runPagination } from './pagination';
 import { ensurePeers } from './peers';
@@ -100,6 +101,8 @@ const suites: Record<string, Suite> = {
   concurrency: { byDefault: true, perNode: true, run: runConcurrency },
   // Verifying one webhook delivery (and unwrapping it) beside standardwebhooks' verify (issue 34).
   webhooks: { byDefault: true, perNode: true, run: runWebhooks },
+  // Building the mock and its sample data, which every test file does (was a timed unit test).
+  'mock-build': { byDefault: false, perNode: false, run: async () => runMockBuild() },
   // 10,000 open payments followed by one payments.follower() against 10,000 waitForFinal calls.
   following: { byDefault: true, perNode: false, run: runFollowing },
 };
