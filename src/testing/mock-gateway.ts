@@ -106,7 +106,8 @@ const DEFAULT_PATH: readonly KnownPaymentStatus[] = ['requires_action', 'process
  *   later; a move back to `requires_action` sends no event; endpoints survive `reset()`.
  * - `checkout` (2026-02-19.preview) is taken only with `WCP-Version: 2026-02-19.preview`, as https
  *   URLs or http on loopback; the page sends the buyer to `successUrl` after Pay, to `errorUrl`
- *   after Decline or Cancel.
+ *   after Decline or Cancel; its browser wallet checkout, once the payment is final, to
+ *   `successUrl` after succeeded and to `errorUrl` after any other end.
  *
  * @example
  * const mock = createMockGateway();

@@ -119,6 +119,35 @@ describe("the mock's checkout page: Pay with a browser wallet", () => {
     });
   }, 120_000); // about 7 s idle
 
+  it('with the preview redirects, a wallet payment sends the browser to successUrl', async () => {
+    const sdk = new MerchantGateway({
+      baseUrl: server.url,
+      apiKey: mock.credentials.apiKey,
+      merchantId: mock.sample.merchantId,
+      apiVersion: '2026-02-19.preview',
+    });
+    // Any loopback page does as the shop: the test only follows where the browser goes.
+    const shop = `${server.url}/shop`;
+    const payment = await sdk.payments.create({
+      amount: { unit: 'iso4217/USD', value: '1250' },
+      referenceId: 'browser-wallet-redirect',
+      checkout: { successUrl: `${shop}/paid?order=w`, errorUrl: `${shop}/cart?order=w` },
+    });
+    await withWallet(BASE, async (page) => {
+      await page.goto(payment.gatewayUrl);
+      await page.getByRole('button', { name: 'Connect wallet' }).click();
+      await page
+        .locator('[data-checkout="options"] button', { hasText: 'on Base' })
+        .first()
+        .click();
+      await stateIs(page, 'option_selected');
+      await page.locator('[data-checkout="pay"]').click();
+      await page.waitForURL(`${shop}/paid?order=w`);
+      expect(mock.getPayment(payment.paymentId)?.status).toBe('succeeded');
+      expect(confirms(payment.paymentId)).toBe(1);
+    });
+  }, 120_000); // about 5 s idle
+
   it('without a wallet in the browser the page says so and keeps its simulated buttons', async () => {
     const { gatewayUrl } = await gateway().payments.create({
       amount: { unit: 'iso4217/USD', value: '500' },

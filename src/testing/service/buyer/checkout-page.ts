@@ -222,8 +222,14 @@ function paymentHtml(
 function walletHtml(payment: PaymentRecord, pagePath: string): string {
   // `{prefix}/pay/{id}` → `{prefix}`: the scripts and the route sit beside the pages.
   const prefix = pagePath.replace(/\/pay\/[^/]*\/?$/, '');
+  // The preview's redirects, as the forms' 303s follow them: the script leaves for one once the
+  // payment is final (successUrl after succeeded, errorUrl after any other end).
+  const checkout = checkoutOf(payment);
+  const redirects = checkout
+    ? ` data-success-url="${escapeHtml(checkout.successUrl)}" data-error-url="${escapeHtml(checkout.errorUrl)}"`
+    : '';
   return [
-    `<section id="wallet-checkout" hidden data-payment-id="${escapeHtml(payment.id)}" data-route="${escapeHtml(`${prefix}${ROUTE_PATH}`)}">`,
+    `<section id="wallet-checkout" hidden data-payment-id="${escapeHtml(payment.id)}" data-route="${escapeHtml(`${prefix}${ROUTE_PATH}`)}"${redirects}>`,
     '<h2>Pay with a browser wallet</h2>',
     '</section>',
     `<script type="module" src="${escapeHtml(`${prefix}/pay/assets/wallet-page.js`)}"></script>`,

@@ -47,6 +47,8 @@ function start(section) {
     wallet: walletFromEip1193(provider),
   });
   const view = build(section, checkout);
+  view.successUrl = section.dataset.successUrl;
+  view.errorUrl = section.dataset.errorUrl;
   checkout.subscribe(() => render(view, checkout.getSnapshot()));
   render(view, checkout.getSnapshot());
   checkout.start().catch(view.fail);
@@ -99,6 +101,18 @@ function build(section, checkout) {
 }
 
 function render(view, snapshot) {
+  // With the preview's redirects the buyer goes back to the shop once the payment is final, as
+  // after the simulated forms.
+  const leaveFor =
+    snapshot.state === 'succeeded'
+      ? view.successUrl
+      : FINAL.includes(snapshot.state)
+        ? view.errorUrl
+        : undefined;
+  if (leaveFor && !view.left) {
+    view.left = true;
+    window.location.assign(leaveFor);
+  }
   view.state.dataset.state = snapshot.state;
   view.state.textContent = `${LABELS[snapshot.state] ?? ''} (state: ${snapshot.state})`;
   view.error.textContent = snapshot.error
