@@ -31,6 +31,8 @@ export interface ColdCase {
 export interface ColdStartResult {
   node: string;
   runs: number;
+  /** ky 2 alone, import + first call, over raw fetch's: the floor an SDK on ky starts from. */
+  kyVsFetch: number;
   cases: ColdCase[];
   target: {
     sdkVsStripe: number;
@@ -152,9 +154,17 @@ export async function runColdStart(server: PeerProcess): Promise<ColdStartResult
   console.log(
     `cold start: SDK import + first call ${fmt.ratio(sdkVsFetch)} raw fetch's by wall, ${fmt.ratio(cpuSdkVsFetch)} by CPU over bare node; target ≤ ${TARGET_VS_FETCH}×: ${sdkVsFetch <= TARGET_VS_FETCH ? 'met' : 'NOT met'} by wall, ${cpuSdkVsFetch <= TARGET_VS_FETCH ? 'met' : 'NOT met'} by CPU`,
   );
+  // How much of each target ky alone takes (the stack's transport, loaded with the SDK: its
+  // import-time Request check loads Node's fetch, which raw fetch loads only at its first call).
+  const ky = byName('ky 2');
+  const kyVsFetch = (ky.callMs ?? Number.NaN) / (rawFetch.callMs ?? Number.NaN);
+  console.log(
+    `cold start: ky 2 alone ${fmt.ratio(kyVsFetch)} raw fetch's (import + first call) and ${fmt.ratio(ky.importMs / stripe.importMs)} stripe's import, by wall; the SDK ${fmt.ratio((ours.callMs ?? Number.NaN) / (ky.callMs ?? Number.NaN))} bare ky's, ${fmt.ratio(ours.importMs / ky.importMs)} its import`,
+  );
   return {
     node: process.version,
     runs: RUNS,
+    kyVsFetch,
     cases: out,
     target: { sdkVsStripe, cpuSdkVsStripe, met, sdkVsFetch, cpuSdkVsFetch },
   };
