@@ -3,13 +3,17 @@ import { BUYER_ACCOUNTS_PER_CALL, OPTION_ID_LENGTH } from '../rules/buyer-inputs
 import { MAX_POLL_MS } from '../rules/ids';
 import { isCaip10AccountId } from '../rules/settlements';
 import {
+  booleanField,
   exact,
   maybe,
+  maybeNumber,
+  numberField,
   oneOf,
   openEnum,
   requiredString,
   responseObject,
   satisfying,
+  stringField,
   text,
 } from './common';
 import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payment-view';
@@ -20,9 +24,9 @@ import { AmountSchema, type PaymentStatus, PaymentViewSchema } from './payment-v
 
 const walletRpcRequest = responseObject({
   /** CAIP-2 chain the call is for, e.g. `eip155:8453`. */
-  chain_id: z.string(),
+  chain_id: stringField,
   /** The wallet RPC method, e.g. `eth_signTypedData_v4`. */
-  method: z.string(),
+  method: stringField,
   /** The method's params: for `eth_signTypedData_v4`, `[address, JSON of the EIP-712 typed data]`. */
   params: z.array(z.unknown()),
 });
@@ -42,7 +46,7 @@ export const WalletRpcActionSchema: z.ZodMiniType<WalletRpcAction> = walletRpcAc
 
 const buildPayload = responseObject({
   /** Opaque: sent back as is to `buyer.fetchActions`. */
-  data: z.string(),
+  data: stringField,
 });
 /** What a `build` action carries: the payload `buyer.fetchActions` turns into wallet RPC actions. */
 export interface BuildPayload extends z.output<typeof buildPayload> {}
@@ -58,7 +62,7 @@ export interface BuildAction extends z.output<typeof buildAction> {}
 /** An action the service builds on request: `buyer.fetchActions(id, { optionId, data: action.data.data })`. */
 export const BuildActionSchema: z.ZodMiniType<BuildAction> = buildAction;
 
-const otherAction = responseObject({ type: z.string(), data: z.optional(z.unknown()) });
+const otherAction = responseObject({ type: stringField, data: z.optional(z.unknown()) });
 /**
  * An action of a type this SDK does not know yet (the service may add some): kept as it came,
  * so a caller can still handle it. `buyer.pay` refuses to confirm an option that has one.
@@ -105,10 +109,10 @@ export type CollectDataFieldType = 'text' | 'date' | 'checkbox' | (string & {});
 
 const collectDataField = responseObject({
   /** Sent back as `collectedData.fields[].id`. */
-  id: z.string(),
+  id: stringField,
   /** Human-readable label. */
-  name: z.string(),
-  required: z.boolean(),
+  name: stringField,
+  required: booleanField,
   type: openEnum<'text' | 'date' | 'checkbox'>(),
 });
 /** One field of a data-collection form (deprecated by the service in favour of `url`). */
@@ -118,7 +122,7 @@ export const CollectDataFieldSchema: z.ZodMiniType<CollectDataField> = collectDa
 
 const collectData = responseObject({
   /** Where the buyer fills in the form (a web view). */
-  url: z.string(),
+  url: stringField,
   /** JSON Schema of the form's data. */
   schema: z.optional(z.unknown()),
   /**
@@ -134,20 +138,20 @@ export const CollectDataSchema: z.ZodMiniType<CollectData> = collectData;
 
 const paymentOption = responseObject({
   /** Names the option in `fetchActions` and `confirm`; up to 65,536 characters. */
-  id: z.string(),
+  id: stringField,
   /** The buyer's CAIP-10 account the option pays from. */
-  account: z.string(),
+  account: stringField,
   /** What the buyer pays: `unit` is `caip19/<asset>`, `value` in the token's smallest unit. */
   amount: AmountSchema,
   /** Estimated seconds until the payment completes. */
-  etaS: z.number(),
+  etaS: numberField,
   /** The steps to pay with this option, in order; `confirm` takes one result per wallet RPC call. */
   actions: z.array(BuyerActionSchema),
   /**
    * Seconds since the epoch after which the quote is stale (confirm then answers
    * `quote_expired`: read the options again). Null or absent for options without a rate.
    */
-  expiresAt: maybe(z.number()),
+  expiresAt: maybeNumber,
   /** Data this option's account must give before confirming, when it must. */
   collectData: maybe(CollectDataSchema),
 });
@@ -192,12 +196,12 @@ export interface FetchActionsResult extends z.output<typeof fetchActionsResult> 
 export const FetchActionsResultSchema: z.ZodMiniType<FetchActionsResult> = fetchActionsResult;
 
 const gatewayCancellation = responseObject({
-  paymentId: z.string(),
+  paymentId: stringField,
   status: openEnum<PaymentStatus>(),
   /** Free text, e.g. `cancelled_by_user`. */
-  cancelledReason: z.string(),
+  cancelledReason: stringField,
   /** When the payment was cancelled (RFC 3339). */
-  cancelledAt: z.string(),
+  cancelledAt: stringField,
 });
 /** What `buyer.cancel` returns: the cancelled payment's id, status, reason and time. */
 export interface GatewayCancellation extends z.output<typeof gatewayCancellation> {}
@@ -226,7 +230,7 @@ export const PaymentOptionsParamsSchema = exact({
     z.nullable(z.array(OptionIdSchema, { error: 'must be an array of option ids' })),
   ),
   /** Also answer the payment's buyer-facing view as `info` (sent as the query `includePaymentInfo`). */
-  includePaymentInfo: z.optional(z.boolean()),
+  includePaymentInfo: z.optional(booleanField),
 });
 /** Input of `buyer.options`: `accounts` (CAIP-10, 1 to 50), `refresh?`, `includePaymentInfo?`. */
 export type PaymentOptionsParams = z.input<typeof PaymentOptionsParamsSchema>;

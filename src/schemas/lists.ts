@@ -14,7 +14,19 @@ import {
   LIST_PAYMENT_STATUSES as LIST_STATUSES,
   type ListPaymentStatus,
 } from '../rules/payments';
-import { matching, maybe, oneOf, openEnum, responseObject, satisfying } from './common';
+import {
+  booleanField,
+  matching,
+  maybe,
+  maybeNumber,
+  maybeString,
+  numberField,
+  oneOf,
+  openEnum,
+  responseObject,
+  satisfying,
+  stringField,
+} from './common';
 import { AmountDisplaySchema, AmountSchema, PaymentBuyerSchema } from './payments';
 
 /** The statuses of both replacement lists, and of the deprecated one: the one source in src/rules. */
@@ -32,9 +44,9 @@ export type { ListPaymentStatus };
 
 const listAmount = responseObject({
   /** `iso4217/<currency>` for fiat, `caip19/<CAIP-19 asset id>` for a token. */
-  unit: z.string(),
+  unit: stringField,
   /** A string of digits in minor units (the smallest unit of the currency or token). */
-  value: z.string(),
+  value: stringField,
   /** Null or absent when the service cannot describe the asset. */
   display: maybe(AmountDisplaySchema),
 });
@@ -47,9 +59,9 @@ export interface ListAmount extends z.output<typeof listAmount> {}
 export const ListAmountSchema: z.ZodMiniType<ListAmount> = listAmount;
 
 const merchantPaymentMerchant = responseObject({
-  id: z.string(),
-  name: maybe(z.string()),
-  iconUrl: maybe(z.string()),
+  id: stringField,
+  name: maybeString,
+  iconUrl: maybeString,
 });
 /** The merchant a listed payment belongs to. */
 export interface MerchantPaymentMerchant extends z.output<typeof merchantPaymentMerchant> {}
@@ -59,9 +71,9 @@ export const MerchantPaymentMerchantSchema: z.ZodMiniType<MerchantPaymentMerchan
 
 const paymentTransaction = responseObject({
   /** Chain id, e.g. `8453` or `eip155:8453`. */
-  networkId: z.string(),
-  hash: maybe(z.string()),
-  nonce: maybe(z.number()),
+  networkId: stringField,
+  hash: maybeString,
+  nonce: maybeNumber,
 });
 /** The on-chain transaction of a listed payment. */
 export interface PaymentTransaction extends z.output<typeof paymentTransaction> {}
@@ -74,7 +86,7 @@ const paymentFees = responseObject({
   /** The fixed part of the fee, in minor units of its `unit`. */
   fixed: maybe(ListAmountSchema),
   /** The percentage part as a decimal string of percent, not a ratio: `"0.4"` is 0.4 %. */
-  percentage: maybe(z.string()),
+  percentage: maybeString,
 });
 /** The fees of a listed payment: `total`, and its `fixed` and `percentage` parts when known. */
 export interface PaymentFees extends z.output<typeof paymentFees> {}
@@ -82,10 +94,10 @@ export interface PaymentFees extends z.output<typeof paymentFees> {}
 export const PaymentFeesSchema: z.ZodMiniType<PaymentFees> = paymentFees;
 
 const paymentSettlement = responseObject({
-  settled: z.boolean(),
+  settled: booleanField,
   /** Net of fees, in minor units of its `unit`; present once `settled` is true. */
   amount: maybe(ListAmountSchema),
-  txHash: maybe(z.string()),
+  txHash: maybeString,
 });
 /** Whether a listed payment is settled to the merchant, and with what amount and transaction. */
 export interface PaymentSettlement extends z.output<typeof paymentSettlement> {}
@@ -93,16 +105,16 @@ export interface PaymentSettlement extends z.output<typeof paymentSettlement> {}
 export const PaymentSettlementSchema: z.ZodMiniType<PaymentSettlement> = paymentSettlement;
 
 const merchantPayment = responseObject({
-  paymentId: z.string(),
+  paymentId: stringField,
   merchant: MerchantPaymentMerchantSchema,
-  referenceId: z.string(),
+  referenceId: stringField,
   status: openEnum<ListPaymentStatus>(),
   /** True once the status can no longer change. */
-  isTerminal: z.boolean(),
+  isTerminal: booleanField,
   /** ISO 8601. */
-  createdAt: z.string(),
+  createdAt: stringField,
   /** ISO 8601. */
-  lastUpdatedAt: z.string(),
+  lastUpdatedAt: stringField,
   /** The amount asked for: `{ unit: 'iso4217/USD', value: '1250' }` (minor units). */
   fiatAmount: maybe(AmountSchema),
   /** The token amount paid or quoted, in the token's smallest unit; `display` may be null. */
@@ -112,7 +124,7 @@ const merchantPayment = responseObject({
   fees: maybe(PaymentFeesSchema),
   settlement: maybe(PaymentSettlementSchema),
   /** ISO 8601. */
-  settledAt: maybe(z.string()),
+  settledAt: maybeString,
 });
 /** One payment of `payments.list`. Fields beyond the required ones appear as the payment progresses. */
 export interface MerchantPayment extends z.output<typeof merchantPayment> {}
@@ -121,9 +133,9 @@ export const MerchantPaymentSchema: z.ZodMiniType<MerchantPayment> = merchantPay
 
 const revenue = responseObject({
   /** In MAJOR units, as a number: `12.5` is USD 12.50 (unlike every other amount). */
-  amount: z.number(),
+  amount: numberField,
   /** The currency code, e.g. `USD`. */
-  currency: z.string(),
+  currency: stringField,
 });
 /** Revenue in one currency, in major units (`12.5` for USD 12.50), as list stats give it. */
 export interface Revenue extends z.output<typeof revenue> {}
@@ -133,8 +145,8 @@ export const RevenueSchema: z.ZodMiniType<Revenue> = revenue;
 const merchantPaymentsStats = responseObject({
   /** Revenue per currency, in major units (e.g. `12.5` for USD 12.50). */
   totalRevenue: z.array(RevenueSchema),
-  totalTransactions: z.number(),
-  totalCustomers: z.number(),
+  totalTransactions: numberField,
+  totalCustomers: numberField,
 });
 /** Stats of the whole filtered set of `payments.list`, not only the page. */
 export interface MerchantPaymentsStats extends z.output<typeof merchantPaymentsStats> {}
@@ -145,7 +157,7 @@ export const MerchantPaymentsStatsSchema: z.ZodMiniType<MerchantPaymentsStats> =
 const merchantPaymentsPage = responseObject({
   data: z.array(MerchantPaymentSchema),
   /** Null (or absent) on the last page. */
-  nextCursor: maybe(z.string()),
+  nextCursor: maybeString,
   stats: MerchantPaymentsStatsSchema,
 });
 /** A page of `payments.list`: `data`, `nextCursor` and `stats`. */
@@ -153,35 +165,35 @@ export interface MerchantPaymentsPage extends z.output<typeof merchantPaymentsPa
 /** A page of `payments.list`: its items, the cursor of the next page, and stats of the whole filtered set. */
 export const MerchantPaymentsPageSchema: z.ZodMiniType<MerchantPaymentsPage> = merchantPaymentsPage;
 
-const nullableString = z.nullable(z.string());
+const nullableString = z.nullable(stringField);
 
 const legacyPayment = responseObject({
-  payment_id: z.string(),
-  merchant_id: z.string(),
-  reference_id: z.string(),
+  payment_id: stringField,
+  merchant_id: stringField,
+  reference_id: stringField,
   status: openEnum<ListPaymentStatus>(),
-  is_terminal: z.boolean(),
-  wallet_name: z.string(),
+  is_terminal: booleanField,
+  wallet_name: stringField,
   token_symbol: nullableString,
-  token_decimals: z.nullable(z.number()),
+  token_decimals: z.nullable(numberField),
   token_logo: nullableString,
   chain_logo: nullableString,
   wallet_logo: nullableString,
-  chain_id: maybe(z.string()),
-  buyer_caip10: maybe(z.string()),
-  token_caip19: maybe(z.string()),
-  tx_hash: maybe(z.string()),
-  nonce: maybe(z.number()),
+  chain_id: maybeString,
+  buyer_caip10: maybeString,
+  token_caip19: maybeString,
+  tx_hash: maybeString,
+  nonce: maybeNumber,
   /** In the token's smallest unit. */
-  token_amount: maybe(z.string()),
+  token_amount: maybeString,
   /** In the currency's minor units, as a number; null when it does not fit a 32-bit integer. */
-  fiat_amount: maybe(z.number()),
-  fiat_currency: maybe(z.string()),
-  created_at: maybe(z.string()),
-  last_updated_at: maybe(z.string()),
-  settled_at: maybe(z.string()),
-  settlement_status: maybe(z.string()),
-  settlement_tx_hash: maybe(z.string()),
+  fiat_amount: maybeNumber,
+  fiat_currency: maybeString,
+  created_at: maybeString,
+  last_updated_at: maybeString,
+  settled_at: maybeString,
+  settlement_status: maybeString,
+  settlement_tx_hash: maybeString,
 });
 /** One payment of the deprecated `legacyPayments.list` (snake_case). */
 export interface LegacyPayment extends z.output<typeof legacyPayment> {}
@@ -189,8 +201,8 @@ export interface LegacyPayment extends z.output<typeof legacyPayment> {}
 export const LegacyPaymentSchema: z.ZodMiniType<LegacyPayment> = legacyPayment;
 
 const legacyPaymentsStats = responseObject({
-  total_customers: z.number(),
-  total_transactions: z.number(),
+  total_customers: numberField,
+  total_transactions: numberField,
   /** In major units. */
   total_revenue: RevenueSchema,
 });
@@ -202,7 +214,7 @@ export const LegacyPaymentsStatsSchema: z.ZodMiniType<LegacyPaymentsStats> = leg
 const legacyPaymentsPage = responseObject({
   data: z.array(LegacyPaymentSchema),
   /** Null or absent on the last page. */
-  next_cursor: maybe(z.string()),
+  next_cursor: maybeString,
   stats: LegacyPaymentsStatsSchema,
 });
 /** A page of the deprecated `legacyPayments.list`: `data`, `next_cursor` and `stats`. */

@@ -1,5 +1,13 @@
 import * as z from 'zod/mini';
-import { exact, oneOf, responseObject, text } from './common';
+import {
+  booleanField,
+  exact,
+  numberField,
+  oneOf,
+  responseObject,
+  stringField,
+  text,
+} from './common';
 import { MerchantSchema } from './merchants';
 
 /** The merchant statuses `merchants.list` filters on. */
@@ -32,18 +40,18 @@ export const MerchantsPageSchema = responseObject({
   /** This page's merchants (no settlements: read one with `merchants.get` for those). */
   merchants: z.array(MerchantSchema),
   /** How many merchants match the filters, over every page. */
-  totalCount: z.number(),
+  totalCount: numberField,
   /** Null on the last page. */
-  nextCursor: z.nullable(z.string()),
+  nextCursor: z.nullable(stringField),
 });
 /** A page of `merchants.list`: `merchants`, `totalCount` and `nextCursor`. */
 export interface MerchantsPage extends z.output<typeof MerchantsPageSchema> {}
 
 /** What `merchants.delete` returns. */
 export const MerchantDeletionSchema = responseObject({
-  id: z.string(),
+  id: stringField,
   /** True once the merchant is deleted (also when it already was). */
-  deleted: z.boolean(),
+  deleted: booleanField,
 });
 /** What `merchants.delete` returns: the merchant's `id` and `deleted`. */
 export interface MerchantDeletion extends z.output<typeof MerchantDeletionSchema> {}

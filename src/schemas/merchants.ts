@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { EMAIL_PATTERN, isIconUrl, MERCHANT_NAME_LENGTH } from '../rules/merchants';
-import { exact, matching, maybe, openEnum, responseObject, satisfying, text } from './common';
+import {
+  exact,
+  matching,
+  maybeString,
+  openEnum,
+  responseObject,
+  satisfying,
+  stringField,
+  text,
+} from './common';
 import { CryptoSettlementSchema } from './settlements';
 
 /** Merchant statuses the service documents; others may come. */
@@ -10,13 +19,13 @@ export type MerchantStatus = 'active' | 'inactive' | 'suspended' | (string & {})
 // and exported as a schema typed by that interface.
 
 const merchantShape = {
-  id: z.string(),
-  name: z.string(),
-  email: z.nullable(z.string()),
+  id: stringField,
+  name: stringField,
+  email: z.nullable(stringField),
   status: openEnum<MerchantStatus>(),
-  iconUrl: maybe(z.string()),
+  iconUrl: maybeString,
   /** ISO 8601. */
-  createdAt: z.string(),
+  createdAt: stringField,
 };
 const merchant = responseObject(merchantShape);
 /** A merchant as `merchants.create` and `merchants.update` return it. */
@@ -28,9 +37,9 @@ export const MerchantSchema: z.ZodMiniType<Merchant> = merchant;
 export type FiatSettlementStatus = 'active' | (string & {});
 
 const fiatSettlement = responseObject({
-  id: z.string(),
+  id: stringField,
   status: openEnum<FiatSettlementStatus>(),
-  bankType: z.string(),
+  bankType: stringField,
 });
 /** A fiat settlement of a merchant, as `merchants.get` shows it. */
 export interface FiatSettlement extends z.output<typeof fiatSettlement> {}

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_POLL_MS } from '../rules/ids';
-import { exact, maybe, openEnum, responseObject } from './common';
+import { exact, maybe, openEnum, responseObject, stringField } from './common';
 import { type PaymentFailureCode, PaymentInformationSchema } from './payment-view';
 import { MerchantIdSchema, type PaymentStatus } from './payments';
 
@@ -18,9 +18,9 @@ export const PaymentDetailsSettlementSchema = responseObject({
   /** Null or absent until the payout happened. */
   successful: maybe(
     responseObject({
-      txId: z.string(),
+      txId: stringField,
       // The published contract promises a `value` but its schema has none: taken when present.
-      amount: responseObject({ unit: z.string(), value: z.optional(z.string()) }),
+      amount: responseObject({ unit: stringField, value: z.optional(stringField) }),
     }),
   ),
 });
@@ -30,7 +30,7 @@ export interface PaymentDetailsSettlement extends z.output<typeof PaymentDetails
 /** The body of `GET /v1/payments/{id}`: the merchant's view of one payment. */
 export const PaymentDetailsSchema = responseObject({
   status: openEnum<PaymentStatus>(),
-  referenceId: z.string(),
+  referenceId: stringField,
   failureCode: maybe(openEnum<PaymentFailureCode>()),
   info: maybe(PaymentInformationSchema),
   settlement: maybe(PaymentDetailsSettlementSchema),
@@ -43,12 +43,12 @@ export interface PaymentDetails extends z.output<typeof PaymentDetailsSchema> {
 
 /** What `POST /v1/payments/{id}/cancel` answers. */
 export const PaymentCancellationSchema = responseObject({
-  paymentId: z.string(),
+  paymentId: stringField,
   status: openEnum<PaymentStatus>(),
   /** Free text, e.g. `cancelled_by_merchant`. */
-  cancelledReason: z.string(),
+  cancelledReason: stringField,
   /** When the payment was cancelled (RFC 3339). */
-  cancelledAt: z.string(),
+  cancelledAt: stringField,
 });
 /** What `payments.cancel` returns: the cancelled payment's id, status, reason and time. */
 export interface PaymentCancellation extends z.output<typeof PaymentCancellationSchema> {}

@@ -6,7 +6,16 @@ import {
   type KnownPaymentStatus,
   OPEN_PAYMENT_STATUSES as OPEN,
 } from '../rules/payments';
-import { maybe, openEnum, responseObject } from './common';
+import {
+  booleanField,
+  maybe,
+  maybeNumber,
+  maybeString,
+  numberField,
+  openEnum,
+  responseObject,
+  stringField,
+} from './common';
 
 /** Payment statuses the service documents; others may come (and are not final). */
 export type PaymentStatus = KnownPaymentStatus | (string & {});
@@ -31,13 +40,13 @@ export function isOpenPaymentStatus(status: string): status is OpenPaymentStatus
 }
 
 const amountDisplay = responseObject({
-  assetName: z.string(),
-  assetSymbol: z.string(),
+  assetName: stringField,
+  assetSymbol: stringField,
   /** Digits after the decimal point: `value / 10 ** decimals` is the amount in major units. */
-  decimals: z.number(),
-  iconUrl: maybe(z.string()),
-  networkIconUrl: maybe(z.string()),
-  networkName: maybe(z.string()),
+  decimals: numberField,
+  iconUrl: maybeString,
+  networkIconUrl: maybeString,
+  networkName: maybeString,
 });
 /** How an amount is shown: names, symbol and decimals of its asset (and network, for tokens). */
 export interface AmountDisplay extends z.output<typeof amountDisplay> {}
@@ -46,9 +55,9 @@ export const AmountDisplaySchema: z.ZodMiniType<AmountDisplay> = amountDisplay;
 
 const amount = responseObject({
   /** `iso4217/<currency>` for fiat, `caip19/<CAIP-19 asset id>` for a token. */
-  unit: z.string(),
+  unit: stringField,
   /** A string of digits in minor units (the smallest unit of the currency or token). */
-  value: z.string(),
+  value: stringField,
   display: AmountDisplaySchema,
 });
 /** An amount with its display: `value` is a digit string in minor units of `unit`. */
@@ -58,9 +67,9 @@ export const AmountSchema: z.ZodMiniType<Amount> = amount;
 
 const paymentBuyer = responseObject({
   /** The buyer's account, CAIP-10. */
-  accountCaip10: z.string(),
-  accountProviderIcon: maybe(z.string()),
-  accountProviderName: maybe(z.string()),
+  accountCaip10: stringField,
+  accountProviderIcon: maybeString,
+  accountProviderName: maybeString,
 });
 /** The wallet that pays: its CAIP-10 account and, when known, its provider's name and icon. */
 export interface PaymentBuyer extends z.output<typeof paymentBuyer> {}
@@ -68,8 +77,8 @@ export interface PaymentBuyer extends z.output<typeof paymentBuyer> {}
 export const PaymentBuyerSchema: z.ZodMiniType<PaymentBuyer> = paymentBuyer;
 
 const paymentViewMerchant = responseObject({
-  iconUrl: maybe(z.string()),
-  name: z.string(),
+  iconUrl: maybeString,
+  name: stringField,
 });
 /** The merchant as the buyer-facing view names it. */
 export interface PaymentViewMerchant extends z.output<typeof paymentViewMerchant> {}
@@ -79,16 +88,16 @@ export const PaymentViewMerchantSchema: z.ZodMiniType<PaymentViewMerchant> = pay
 const paymentView = responseObject({
   status: openEnum<PaymentStatus>(),
   /** Seconds since the epoch. */
-  expiresAt: z.number(),
+  expiresAt: numberField,
   /** The token amount to pay: `unit` is `caip19/<CAIP-19 asset id>`, `value` in its smallest unit. */
   amount: AmountSchema,
   /** Null until a buyer has begun paying. */
   buyer: maybe(PaymentBuyerSchema),
   merchant: PaymentViewMerchantSchema,
   /** Sent by newer services; honoured by polling when present. */
-  isFinal: z.optional(z.boolean()),
+  isFinal: z.optional(booleanField),
   /** Sent by newer services; honoured by polling when present. */
-  pollInMs: maybe(z.number()),
+  pollInMs: maybeNumber,
 });
 /** The buyer-facing view of a payment that `payments.get` returns. */
 export interface PaymentView extends z.output<typeof paymentView> {}
@@ -101,7 +110,7 @@ export type PaymentFailureCode = 'declined_user' | (string & {});
 /** What a succeeded payment was paid with: the transaction hash and the token amount. */
 export const PaymentInformationSchema = responseObject({
   /** Hash of the paying transaction. */
-  txId: z.string(),
+  txId: stringField,
   /** The amount paid, in token units. */
   optionAmount: AmountSchema,
 });
@@ -112,9 +121,9 @@ export interface PaymentInformation extends z.output<typeof PaymentInformationSc
 export const PaymentStatusResultSchema = responseObject({
   status: openEnum<PaymentStatus>(),
   /** True once the status can no longer change. */
-  isFinal: z.boolean(),
+  isFinal: booleanField,
   /** Milliseconds to wait before reading again; absent or null once final. */
-  pollInMs: maybe(z.number()),
+  pollInMs: maybeNumber,
   /** Set when the payment failed. */
   failureCode: maybe(openEnum<PaymentFailureCode>()),
   /** Set when the payment succeeded. */

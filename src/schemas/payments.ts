@@ -3,13 +3,16 @@ import { CHECKOUT_URL_RULE, isCheckoutUrl } from '../rules/checkout';
 import { MERCHANT_ID_PATTERN, MERCHANT_ID_RULE } from '../rules/ids';
 import { FIAT_UNIT_PATTERN, MINOR_UNITS_PATTERN } from '../rules/payments';
 import {
+  booleanField,
   exact,
   matching,
-  maybe,
+  maybeNumber,
+  numberField,
   openEnum,
   requiredString,
   responseObject,
   satisfying,
+  stringField,
 } from './common';
 import type { PaymentStatus } from './payment-view';
 
@@ -40,16 +43,16 @@ export {
 // `PaymentCreated`, not its fields), and exported as a schema typed by that interface.
 
 const paymentCreated = responseObject({
-  paymentId: z.string(),
+  paymentId: stringField,
   status: openEnum<PaymentStatus>(),
   /** True once the payment is final; then `pollInMs` is absent or null. */
-  isFinal: z.boolean(),
+  isFinal: booleanField,
   /** Milliseconds to wait before reading the payment again. */
-  pollInMs: maybe(z.number()),
+  pollInMs: maybeNumber,
   /** Seconds since the epoch. */
-  expiresAt: z.number(),
+  expiresAt: numberField,
   /** Send the buyer here to pay. */
-  gatewayUrl: z.string(),
+  gatewayUrl: stringField,
   /**
    * Not a field the service sends: the merchant the `payments.create` call was for (its
    * `merchantId`, else the client's), added by the SDK so that `waitForFinal(payment)` and

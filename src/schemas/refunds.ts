@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PAYMENT_ID } from '../rules/ids';
-import { exact, matching, responseObject } from './common';
+import { exact, matching, responseObject, stringField } from './common';
 import { MerchantIdSchema } from './payments';
 
 /** Input of `refunds.create`. */
@@ -17,7 +17,7 @@ export type RefundCreateParams = z.input<typeof RefundCreateParamsSchema>;
 
 /** What `POST /v1/refunds` answers. */
 export const RefundSchema = responseObject({
-  paymentId: z.string(),
+  paymentId: stringField,
 });
 /** What `refunds.create` returns: the refunded payment's id. */
 export interface Refund extends z.output<typeof RefundSchema> {}

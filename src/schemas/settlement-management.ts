@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ID_LENGTH } from '../rules/ids';
-import { exact, responseObject, text } from './common';
+import { booleanField, exact, responseObject, stringField, text } from './common';
 import { FiatSettlementSchema } from './merchants';
 import { CAIP10_PATTERN } from './primitives';
 import { CryptoSettlementSchema } from './settlements';
@@ -37,9 +37,9 @@ export type CryptoSettlementUpdateParams = z.input<typeof CryptoSettlementUpdate
 
 /** What `settlements.deleteCrypto` returns. */
 export const CryptoSettlementDeletionSchema = responseObject({
-  id: z.string(),
+  id: stringField,
   /** True once the settlement is deleted. */
-  deleted: z.boolean(),
+  deleted: booleanField,
 });
 /** What `settlements.deleteCrypto` returns: the settlement's `id` and `deleted`. */
 export interface CryptoSettlementDeletion extends z.output<typeof CryptoSettlementDeletionSchema> {}

@@ -6,14 +6,14 @@ import {
   offChainMessage,
   SETTLEMENTS_PER_CALL,
 } from '../rules/settlements';
-import { exact, responseObject, satisfying } from './common';
+import { exact, responseObject, satisfying, stringField } from './common';
 
 const cryptoSettlement = responseObject({
-  id: z.string(),
+  id: stringField,
   /** CAIP-19 asset id. */
-  asset: z.string(),
+  asset: stringField,
   /** CAIP-10 account id. */
-  destination: z.string(),
+  destination: stringField,
 });
 /** A registered crypto settlement: its id, CAIP-19 asset and CAIP-10 destination. */
 export interface CryptoSettlement extends z.output<typeof cryptoSettlement> {}
