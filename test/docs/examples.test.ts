@@ -85,10 +85,10 @@ describe('examples/', () => {
       const { stdout } = await run(process.execPath, [await bundleForNode(file)], {
         cwd: ROOT,
         env,
-        timeout: 55_000,
+        timeout: 85_000,
       });
       for (const line of expected) expect(stdout).toMatch(line);
     },
-    60_000,
+    90_000, // up to 6.4 s idle (quickstart), each a child process
   );
 });

@@ -53,21 +53,21 @@ function run(name: string, body: string, ms: number, iterate = true): Promise<nu
 describe.concurrent('a follower and the life of the process', () => {
   it('an idle follower (nothing followed) lets Node exit', async () => {
     await expect(run('idle', '', 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('a follower whose payments all left lets Node exit, its timers pending', async () => {
     const body = "follower.add('pay_1');\nsetTimeout(() => follower.remove('pay_1'), 500).unref();";
     await expect(run('emptied', body, 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('a closed follower lets Node exit', async () => {
     const body = "follower.add('pay_1');\nsetTimeout(() => follower.close(), 500);";
     await expect(run('closed', body, 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('one dropped with a payment open, nobody iterating it, lets Node exit', async () => {
     await expect(run('dropped', "follower.add('pay_1');", 10_000, false)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('one dropped with a payment open is closed once collected: its held read is aborted', async () => {
     // A service that never answers: the held read stays open until something aborts it. An
@@ -110,9 +110,9 @@ describe.concurrent('a follower and the life of the process', () => {
     });
     expect(code).toBe(0);
     expect(out).toContain('aborted');
-  }, 60_000);
+  }, 120_000);
 
   it('one with a payment to follow keeps Node running, its reads retried', async () => {
     await expect(run('busy', "follower.add('pay_1');", 4_000)).resolves.toBe('running');
-  }, 60_000);
+  }, 120_000);
 });

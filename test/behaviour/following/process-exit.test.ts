@@ -90,7 +90,7 @@ describe('a follow and the life of its process', () => {
     expect(exit.at - readAt).toBeLessThan(1000);
     // It read once and nothing more.
     expect(statusReads(served.mock, payment.paymentId)).toHaveLength(1);
-  }, 15_000);
+  }, 30_000);
 
   it('await waitForFinal as the last statement keeps Node alive through waits and an outage until the final status', async () => {
     const gateway = clientOf(served.mock, served.url);
@@ -110,5 +110,5 @@ describe('a follow and the life of its process', () => {
     expect(exit.killed).toBe(false);
     expect(child.lines).toEqual([{ status: 'succeeded' }]);
     expect(exit.code).toBe(0);
-  }, 20_000);
+  }, 60_000);
 });
