@@ -5,16 +5,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundleForNode } from '../../support/node-bundle';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DIR = mkdtempSync(join(tmpdir(), 'follower-exit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 /**
- * Runs `body` as an ES module with tsx; resolves with its exit code, or 'running' when it is still
- * running `ms` after it started following (tsx's own start is not counted).
+ * Runs `body` as an ES module on node (bundled with src/); resolves with its exit code, or
+ * 'running' when it is still running `ms` after it started following (its start is not counted).
  */
-function run(name: string, body: string, ms: number, iterate = true): Promise<number | 'running'> {
+async function run(
+  name: string,
+  body: string,
+  ms: number,
+  iterate = true,
+): Promise<number | 'running'> {
   const file = join(DIR, `${name}.mts`);
   writeFileSync(
     file,
@@ -31,7 +37,7 @@ function run(name: string, body: string, ms: number, iterate = true): Promise<nu
       "console.log('following');",
     ].join('\n'),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, [await bundleForNode(file)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -93,7 +99,7 @@ describe.concurrent('a follower and the life of the process', () => {
         'clearInterval(alive);',
       ].join('\n'),
     );
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+    const child = spawn(process.execPath, ['--expose-gc', await bundleForNode(file)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
