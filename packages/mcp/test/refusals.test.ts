@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { amountRefusal, looksLive } from '../src/policy';
 import { type Sdk, stdioClient, type TestClient, type ToolResult } from './clients';
 
-vi.setConfig({ testTimeout: 30_000 });
+// The first call of a describe starts the server: up to 16 s on a loaded machine (check:time-limits).
+vi.setConfig({ testTimeout: 160_000 });
 
 const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
 const auditLines = (client: TestClient) =>
