@@ -93,7 +93,8 @@ beforeAll(async () => {
     start('v2 no elicitation', () => stdioClient('v2', CAPPED)),
     start('v1 no elicitation', () => stdioClient('v1', CAPPED)),
   ]);
-}, 60_000);
+  // Seven servers start at once: a full `npm test` at load 12 took this hook past 60 s.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c?.close()));

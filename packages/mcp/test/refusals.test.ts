@@ -36,7 +36,8 @@ beforeAll(async () => {
       ),
     ),
   ]);
-}, 60_000);
+  // Three servers start at once: a full `npm test` at load 12 took this hook past 60 s.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c?.close()));
