@@ -43,6 +43,11 @@ export default defineConfig({
     // files that mostly wait (child processes, sockets, real timers) ran one at a time. Two
     // workers: 227 s -> 120-150 s for `vitest run --coverage` here, the same files and tests.
     maxWorkers: Math.max(2, availableParallelism()),
+    // A limit holds at ten times a test's idle time (the house rule; `npm run check:time-limits`
+    // checks it): vitest's 5 s and 10 s defaults were under that for tests of 0.5 s to 8 s idle
+    // here, which a full `npm test` (two cores, a dozen phases) slows three- to fourfold.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

@@ -15,6 +15,8 @@ export default defineConfig({
     // Every test here runs the command against the mock over sockets: half a second idle, past
     // vitest's 5 s default beside the relay's process tests on a loaded 2-core machine.
     testTimeout: 30_000,
+    // vitest's 10 s for a hook is under ten times a hook that starts the relay or PostgreSQL.
+    hookTimeout: 60_000,
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

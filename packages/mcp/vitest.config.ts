@@ -12,6 +12,10 @@ export default defineConfig({
     pool: 'threads',
     // Most files wait on child processes, sockets and timers: two workers even on 2 cores.
     maxWorkers: Math.max(2, availableParallelism()),
+    // A limit holds at ten times a test's idle time (`npm run check:time-limits`); vitest's 5 s and
+    // 10 s defaults were under it for the server's process tests.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

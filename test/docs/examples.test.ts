@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { bundleForNode } from '../support/node-bundle';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -81,13 +82,13 @@ describe('examples/', () => {
     async ({ name, expected }) => {
       const file = join(ROOT, 'examples', `${name}.ts`);
       // execFile rejects on a non-zero exit, with the output in the error.
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', file], {
+      const { stdout } = await run(process.execPath, [await bundleForNode(file)], {
         cwd: ROOT,
         env,
-        timeout: 55_000,
+        timeout: 85_000,
       });
       for (const line of expected) expect(stdout).toMatch(line);
     },
-    60_000,
+    90_000, // up to 6.4 s idle (quickstart), each a child process
   );
 });

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningMockCommand, startMockCommand } from '../support/mock-command';
+import { bundleForNode } from '../support/node-bundle';
 
 const QUICKSTART = join(import.meta.dirname, '..', '..', 'examples', 'quickstart.ts');
 let sidecar: RunningMockCommand;
@@ -22,7 +23,7 @@ test.each([
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !key.startsWith('MERCHANT_GATEWAY_')),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', QUICKSTART], {
+    const child = spawn(process.execPath, [await bundleForNode(QUICKSTART)], {
       env: {
         ...clean,
         MERCHANT_GATEWAY_BASE_URL: sidecar.url,

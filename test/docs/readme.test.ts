@@ -1,12 +1,14 @@
 // Every ```ts block of README.md and of the reference pages in docs/ must run: each is written to
 // test/.readme/ (git-ignored) and run as a child process against a listening mock, with the env a
-// reader would set. Their links must lead somewhere.
+// reader would set (bundled with src/ for plain node: see test/support/node-bundle.ts). Their
+// links must lead somewhere.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { createMockGateway, type MockServer } from 'merchant-gateway/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bundleForNode } from '../support/node-bundle';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -149,8 +151,8 @@ function paymentsSnippetAs(name: string): string {
 }
 
 /** Runs a generated script as a reader would, against the shared mock. */
-const runScript = (file: string) =>
-  run(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: env(), timeout: 50_000 });
+const runScript = async (file: string) =>
+  run(process.execPath, [await bundleForNode(file)], { cwd: ROOT, env: env(), timeout: 50_000 });
 
 describe('README.md and docs/', () => {
   test('the README has ts blocks, and so do the reference pages', () => {
@@ -200,13 +202,13 @@ describe('README.md and docs/', () => {
   test.concurrent.each(blocks.filter((block) => !block.served))(
     '$page: the ts block at line $line runs',
     async ({ name, code }) => {
-      // A block written as a vitest test runs under vitest; any other runs as a script with tsx.
+      // A block written as a vitest test runs under vitest; any other runs as a script on node.
       const isTest = /from 'vitest'/.test(code);
       const file = join(DIR, `${name}${isTest ? '.test.ts' : '.ts'}`);
       writeFileSync(file, code);
       const args = isTest
         ? [VITEST, 'run', '--root', ROOT, '--config', join(DIR, 'vitest.config.ts'), file]
-        : ['--import', 'tsx', file];
+        : [await bundleForNode(file)];
       const result = await run(process.execPath, args, {
         cwd: ROOT,
         env: env(code),
@@ -221,7 +223,7 @@ describe('README.md and docs/', () => {
     100_000,
   );
 
-  // tsx strips types without checking them: a misspelt field would only print undefined.
+  // esbuild strips types without checking them: a misspelt field would only print undefined.
   test("every ts block type-checks under the project's strict settings", async () => {
     const dir = join(DIR, 'types');
     mkdirSync(dir, { recursive: true });
@@ -232,10 +234,10 @@ describe('README.md and docs/', () => {
     );
     const result = await run(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], {
       cwd: ROOT,
-      timeout: 110_000,
+      timeout: 170_000,
     }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? 'tsc failed' }));
     expect(result.stdout).toBe('');
-  }, 120_000);
+  }, 180_000); // one tsc over every block: 12.6 s idle under coverage
 
   test('a newcomer starts the mock and points the SDK at it before the Quickstart code', () => {
     const lines = readme.split('\n');

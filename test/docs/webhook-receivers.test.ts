@@ -18,6 +18,7 @@ import {
   type LocalPostgres,
   startEmbeddedPostgres,
 } from '../../examples/durable-follower/embedded-postgres';
+import { bundleForNode } from '../support/node-bundle';
 import {
   paymentCreated,
   paymentSettled,
@@ -84,8 +85,8 @@ async function freePort(): Promise<number> {
 async function served(code: string, file: string, extraEnv: Record<string, string> = {}) {
   writeFileSync(join(DIR, file), code);
   const port = await freePort();
-  // A .mjs runs on node itself (a reader's JavaScript); a .ts through tsx.
-  const args = file.endsWith('.ts') ? ['--import', 'tsx', file] : [file];
+  // A .mjs runs on node itself (a reader's JavaScript); a .ts bundled with src/ for node.
+  const args = [file.endsWith('.ts') ? await bundleForNode(join(DIR, file)) : file];
   const child = spawn(process.execPath, args, {
     cwd: DIR,
     env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: SECRET, ...extraEnv },

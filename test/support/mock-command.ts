@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MerchantGateway } from 'merchant-gateway';
 import type { MockGateway } from 'merchant-gateway/testing';
+import { bundleForNode } from './node-bundle';
 
 const CLI = fileURLToPath(new URL('../../src/testing/serve/cli.ts', import.meta.url));
 
@@ -36,7 +37,7 @@ export async function startMockCommand(
   args: string[] = [],
   timeoutMs = 20_000,
 ): Promise<RunningMockCommand> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+  const child = spawn(process.execPath, [await bundleForNode(CLI), '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

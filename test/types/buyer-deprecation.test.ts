@@ -49,5 +49,5 @@ describe('deprecations', () => {
     expect(deprecated).toStrictEqual([
       { line: 2, message: expect.stringMatching(/'gateway.payments.get' is deprecated/) },
     ]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -34,7 +34,7 @@ describe('payments create: currencies and amounts', () => {
     expect(child.stderr()).toMatch(/^merchant-gateway: --currency XYZ: not an active ISO 4217/);
     expect(child.stdout()).toBe('');
     expect(service.mock.requests.length).toBe(before);
-  }, 20_000);
+  }, 60_000);
 
   it('refuses USS, zero and amounts over the service limit in process too, and sends nothing', async () => {
     const before = service.mock.requests.length;

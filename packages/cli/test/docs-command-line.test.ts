@@ -235,5 +235,5 @@ describe('docs/command-line.md', () => {
     // Flask logs each request: every delivery was answered 204.
     expect(output.text).toMatch(/"POST \/webhooks HTTP\/1\.1" 204/);
     expect(output.text).not.toMatch(/"POST \/webhooks HTTP\/1\.1" [45]\d\d/);
-  }, 90_000);
+  }, 120_000);
 });

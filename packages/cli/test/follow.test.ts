@@ -45,7 +45,7 @@ describe('merchant-gateway payments follow', () => {
     );
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(Date.parse(line.timestamp)).toBeGreaterThan(0);
-  }, 20_000);
+  }, 40_000);
 
   it('keeps a live status line under the changes on a terminal', async () => {
     service = await startMockService();
@@ -82,7 +82,7 @@ describe('merchant-gateway payments follow', () => {
     expect(await run.done).toBe(0);
     expect(run.stdout).toContain(`${open.paymentId}  requires_action → succeeded (final)`);
     expect(run.stdout).toContain(`${later.paymentId}  requires_action → processing`);
-  }, 20_000);
+  }, 120_000);
 
   it('takes ids or --all, not both, and a payment that cannot be read fails the follow', async () => {
     service = await startMockService();

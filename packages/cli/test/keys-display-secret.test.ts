@@ -157,7 +157,7 @@ describe('relay --secret', () => {
     expect(child.stderr()).toContain('--secret takes a file holding the signing secret');
     expect(child.stderr()).not.toContain(secret.slice(6, 20));
     expect(child.stdout()).not.toContain(secret.slice(6, 20));
-  }, 20_000);
+  }, 90_000);
 
   it('reads the secret from stdin (-) and signs with it; a file and the environment work too', async () => {
     const secret = newSecret();

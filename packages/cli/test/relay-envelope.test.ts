@@ -148,5 +148,5 @@ describe('merchant-gateway relay: the service envelope', () => {
     expect(serviceSucceeded?.data.amount).toEqual(succeeded.data.amount);
     expect(serviceSucceeded?.data.reference_id).toBe(succeeded.data.reference_id);
     expect(serviceSucceeded?.data.live).toBe(false);
-  }, 40_000);
+  }, 90_000);
 });

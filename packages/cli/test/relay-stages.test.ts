@@ -127,7 +127,7 @@ describe('merchant-gateway relay: stages', () => {
     expect(Date.parse(processingAt as string)).toBeLessThanOrEqual(
       Date.parse(succeeded.created_at),
     );
-  }, 60_000);
+  }, 90_000);
 
   it("finds a payment's list item among 250 newer ones whose references contain its own", async () => {
     service = await startMockService({ settleAfterMs: 2_147_483_647 });

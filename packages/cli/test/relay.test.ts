@@ -73,7 +73,7 @@ describe('merchant-gateway relay', () => {
     ]);
     expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(4);
     expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('retries through a receiver answering 500 and then down for 20 s: every event arrives afterwards, in order, with its first id', async () => {
     service = await startMockService(NO_PAYOUT);
@@ -122,7 +122,7 @@ describe('merchant-gateway relay', () => {
     expect(spill).toBeDefined();
     expect(existsSync(spill as string)).toBe(false);
     expect(relay.stderr).not.toContain(service.apiKey);
-  }, 60_000);
+  }, 300_000);
 
   it('keeps an event that used up its attempts for the next start, spills past its backlog bound without skipping a status, and stops at 410 Gone', async () => {
     service = await startMockService(NO_PAYOUT);
@@ -206,7 +206,7 @@ describe('merchant-gateway relay', () => {
     ]);
     // Segments read back go once a saved state holds their events.
     expect(readdirSync(dir).filter((name) => name.includes('.spill-'))).toEqual([]);
-  }, 30_000);
+  }, 40_000);
 
   it('refuses a command line it cannot run, with exit 2 and the rule', async () => {
     service = await startMockService(NO_PAYOUT);

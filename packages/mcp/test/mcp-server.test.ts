@@ -25,7 +25,8 @@ import {
 
 // Child processes on a loaded 2-core machine: the 2.x client alone compiles every tool's output
 // schema on its first listing (about 1.3 s idle).
-vi.setConfig({ testTimeout: 30_000 });
+// The first call of a describe starts the server: up to 16 s on a loaded machine (check:time-limits).
+vi.setConfig({ testTimeout: 160_000 });
 
 const MOCK_KEY = 'wcp_test_mock_partner';
 const READS = TOOLS.filter((t) => t.kind === 'read').map((t) => t.name);
@@ -92,7 +93,8 @@ beforeAll(async () => {
     start('v2 no elicitation', () => stdioClient('v2', CAPPED)),
     start('v1 no elicitation', () => stdioClient('v1', CAPPED)),
   ]);
-}, 60_000);
+  // Seven servers start at once: a full `npm test` at load 12 took this hook past 60 s.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c?.close()));
@@ -479,7 +481,7 @@ describe('a live-looking key', () => {
     expect(explicit.stderr).toMatch(/writes: payments_create\b/);
     for (const r of [narrow, readOnly, explicit])
       expect(r.stderr).not.toContain('sk_live_0123456789abcdef');
-  }, 30_000);
+  }, 70_000);
 });
 
 it('never shows the API key in a tool result', () => {

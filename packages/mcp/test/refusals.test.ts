@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { amountRefusal, looksLive } from '../src/policy';
 import { type Sdk, stdioClient, type TestClient, type ToolResult } from './clients';
 
-vi.setConfig({ testTimeout: 30_000 });
+// The first call of a describe starts the server: up to 16 s on a loaded machine (check:time-limits).
+vi.setConfig({ testTimeout: 160_000 });
 
 const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
 const auditLines = (client: TestClient) =>
@@ -35,7 +36,8 @@ beforeAll(async () => {
       ),
     ),
   ]);
-}, 60_000);
+  // Three servers start at once: a full `npm test` at load 12 took this hook past 60 s.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c?.close()));

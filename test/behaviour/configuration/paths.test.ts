@@ -164,7 +164,7 @@ describe.each(METHODS)('%s', (...method) => {
       { numRuns: 50 },
     );
     // 50 requests over the mock's sockets, under a loaded suite.
-  }, 20_000);
+  }, 30_000);
 
   test.each([
     ['a number', 42],

@@ -5,16 +5,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundleForNode } from '../../support/node-bundle';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DIR = mkdtempSync(join(tmpdir(), 'follower-exit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 /**
- * Runs `body` as an ES module with tsx; resolves with its exit code, or 'running' when it is still
- * running `ms` after it started following (tsx's own start is not counted).
+ * Runs `body` as an ES module on node (bundled with src/); resolves with its exit code, or
+ * 'running' when it is still running `ms` after it started following (its start is not counted).
  */
-function run(name: string, body: string, ms: number, iterate = true): Promise<number | 'running'> {
+async function run(
+  name: string,
+  body: string,
+  ms: number,
+  iterate = true,
+): Promise<number | 'running'> {
   const file = join(DIR, `${name}.mts`);
   writeFileSync(
     file,
@@ -31,7 +37,7 @@ function run(name: string, body: string, ms: number, iterate = true): Promise<nu
       "console.log('following');",
     ].join('\n'),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, [await bundleForNode(file)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -53,21 +59,21 @@ function run(name: string, body: string, ms: number, iterate = true): Promise<nu
 describe.concurrent('a follower and the life of the process', () => {
   it('an idle follower (nothing followed) lets Node exit', async () => {
     await expect(run('idle', '', 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('a follower whose payments all left lets Node exit, its timers pending', async () => {
     const body = "follower.add('pay_1');\nsetTimeout(() => follower.remove('pay_1'), 500).unref();";
     await expect(run('emptied', body, 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('a closed follower lets Node exit', async () => {
     const body = "follower.add('pay_1');\nsetTimeout(() => follower.close(), 500);";
     await expect(run('closed', body, 10_000)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('one dropped with a payment open, nobody iterating it, lets Node exit', async () => {
     await expect(run('dropped', "follower.add('pay_1');", 10_000, false)).resolves.toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('one dropped with a payment open is closed once collected: its held read is aborted', async () => {
     // A service that never answers: the held read stays open until something aborts it. An
@@ -93,7 +99,7 @@ describe.concurrent('a follower and the life of the process', () => {
         'clearInterval(alive);',
       ].join('\n'),
     );
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+    const child = spawn(process.execPath, ['--expose-gc', await bundleForNode(file)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -110,9 +116,9 @@ describe.concurrent('a follower and the life of the process', () => {
     });
     expect(code).toBe(0);
     expect(out).toContain('aborted');
-  }, 60_000);
+  }, 120_000);
 
   it('one with a payment to follow keeps Node running, its reads retried', async () => {
     await expect(run('busy', "follower.add('pay_1');", 4_000)).resolves.toBe('running');
-  }, 60_000);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNode } from '../../support/node-bundle';
 import {
   clientOf,
   createPayment,
@@ -15,6 +16,13 @@ import {
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CHILD = join(import.meta.dirname, 'child');
+/** Each child script bundled for plain node (test/support/node-bundle.ts), by its file name. */
+const bundles = new Map<string, string>();
+beforeAll(async () => {
+  for (const script of ['drop-watch.ts', 'wait-final.ts']) {
+    bundles.set(script, await bundleForNode(join(CHILD, script)));
+  }
+});
 
 interface Run {
   /** Lines the child printed, parsed. */
@@ -29,7 +37,7 @@ function run(script: string, served: ServedMock, paymentId: string, killAfterMs:
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('MERCHANT_GATEWAY_')),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', join(CHILD, script)], {
+  const child = spawn(process.execPath, [bundles.get(script) ?? join(CHILD, script)], {
     cwd: ROOT,
     env: {
       ...env,
@@ -90,7 +98,7 @@ describe('a follow and the life of its process', () => {
     expect(exit.at - readAt).toBeLessThan(1000);
     // It read once and nothing more.
     expect(statusReads(served.mock, payment.paymentId)).toHaveLength(1);
-  }, 15_000);
+  }, 30_000);
 
   it('await waitForFinal as the last statement keeps Node alive through waits and an outage until the final status', async () => {
     const gateway = clientOf(served.mock, served.url);
@@ -110,5 +118,5 @@ describe('a follow and the life of its process', () => {
     expect(exit.killed).toBe(false);
     expect(child.lines).toEqual([{ status: 'succeeded' }]);
     expect(exit.code).toBe(0);
-  }, 20_000);
+  }, 60_000);
 });

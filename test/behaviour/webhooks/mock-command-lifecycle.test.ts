@@ -38,7 +38,7 @@ beforeAll(async () => {
     APP.clientId,
   ]);
   partner = partnerFor(sidecar);
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await sidecar?.stop();
   await receiver?.close();
@@ -59,7 +59,7 @@ const eventsOf = (paymentId: string): ReceivedEvent[] =>
     .sort((a, b) => a.data.payment_state_version - b.data.payment_state_version);
 
 const until = (paymentId: string, type: string) =>
-  receiver.until(() => eventsOf(paymentId).some((e) => e.type === type), 20_000);
+  receiver.until(() => eventsOf(paymentId).some((e) => e.type === type), 50_000);
 
 async function control(path: string, body: unknown) {
   const res = await fetch(`${sidecar.url}/__mock/${path}`, {
@@ -110,7 +110,7 @@ const walletProcessing = {
 
 describe('the mock command sends every event of each lifecycle', () => {
   it('paid by the wallet and settled: created, processing, succeeded, settled (v0 to v3)', {
-    timeout: 20_000,
+    timeout: 60_000,
   }, async () => {
     const id = await create('hooks-paid');
     const result = await pay(officialWallet(sidecar.url, APP), id, buyer);
@@ -166,7 +166,7 @@ describe('the mock command sends every event of each lifecycle', () => {
   ])(
     '$status after the wallet committed: processing kept on the $status snapshot',
     {
-      timeout: 20_000,
+      timeout: 60_000,
     },
     async ({ status, reference, stage }) => {
       const id = await create(reference);
@@ -190,7 +190,7 @@ describe('the mock command sends every event of each lifecycle', () => {
   );
 
   it('declined at the checkout page, cancelled by the merchant, expired unpaid: one event after created', {
-    timeout: 20_000,
+    timeout: 60_000,
   }, async () => {
     const declined = await create('hooks-declined');
     const page = await fetch(`${sidecar.url}/pay/${declined}`, {

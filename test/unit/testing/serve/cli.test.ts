@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MerchantGateway } from 'merchant-gateway';
 import { createMockGateway } from 'merchant-gateway/testing';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type CommandIo,
   DEFAULT_PORT,
@@ -10,12 +10,18 @@ import {
   runCommand,
   USAGE,
 } from '../../../../src/testing/serve/command';
+import { bundleForNode } from '../../../support/node-bundle';
 
 const CLI = fileURLToPath(new URL('../../../../src/testing/serve/cli.ts', import.meta.url));
 
+let cli: string;
+beforeAll(async () => {
+  cli = await bundleForNode(CLI);
+});
+
 /** The command from source, as `merchant-gateway-mock` runs it once built. */
 function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [cli, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -46,7 +52,7 @@ function read(banner: string, pattern: RegExp): string {
   return value;
 }
 
-// Each spawns tsx and the command: seconds on a loaded machine, hence the longer bound.
+// Each spawns the command: seconds on a loaded machine, hence the longer bound.
 describe('merchant-gateway-mock (child process)', { timeout: 30_000 }, () => {
   it('prints its URL and credentials, serves the whole mock to the SDK, and exits 0 on SIGTERM', async () => {
     const cli = startCli(['--port', '0', '--seed', '7']);
