@@ -19,6 +19,7 @@ beforeAll(async () => {
       upstream.push({ path: new URL(request.url).pathname, signal: request.signal });
       return fetch(request);
     },
+    logLevel: 'warn',
     logger: {
       debug: () => undefined,
       info: () => undefined,
