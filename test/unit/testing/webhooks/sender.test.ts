@@ -73,16 +73,21 @@ describe('the mock webhook sender', () => {
   });
 
   it('forgets the oldest finished delivery at the log size, keeping the pending ones', async () => {
-    let calls = 0;
+    let acknowledged = '';
     const mock = createMockGateway({
       webhooks: [{ url: 'https://shop.example/hooks' }],
       webhookLogSize: 2,
-      // Only the second delivery is acknowledged; the others hang (pending until close).
-      webhookFetch: () =>
-        ++calls === 2 ? Promise.resolve(new Response(null)) : new Promise<Response>(() => {}),
+      // Only the second payment's delivery is acknowledged; the others hang (pending until
+      // close). Chosen by its body, not by the order of the sends: deliveries go out side by side,
+      // each once signed, and a loaded machine sent the first payment's second.
+      webhookFetch: (_url, init) =>
+        acknowledged !== '' && String(init.body).includes(acknowledged)
+          ? Promise.resolve(new Response(null))
+          : new Promise<Response>(() => {}),
       webhookTimeoutMs: 60_000,
     });
     const [first, second, third] = mock.payments().filter((p) => p.status === 'requires_action');
+    acknowledged = second?.id as string;
     mock.setPaymentStatus(first?.id as string, 'cancelled');
     mock.setPaymentStatus(second?.id as string, 'cancelled');
     // vi.waitUntil's default is 1 s: a loaded machine took longer to sign and send the first ones.
