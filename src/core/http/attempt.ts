@@ -4,7 +4,7 @@
 // `runAttempt`.
 
 import type { Options } from 'ky';
-import * as kyModule from 'ky';
+import ky, { replaceOption } from 'ky';
 import * as z from 'zod/mini';
 import type { WithResponse } from '../api-promise';
 import { MAX_ERROR_BODY_BYTES } from '../errors/api-error';
@@ -21,8 +21,6 @@ import { onAbort } from '../timers';
 import { toIssues } from '../validate';
 import { type PreparedCall, SDK_OWNED } from './prepare';
 import type { RequestSpec, TransportConfig } from './spec';
-
-type Ky = typeof kyModule;
 
 /**
  * ky reads options a call does not give through the prototype chain of objects it builds itself, so
@@ -194,18 +192,6 @@ export async function runAttempt<S extends z.ZodMiniType, T>(
  * `credentials` or `duplex` set on Object.prototype after the SDK's import would break for good.
  */
 function send<S extends z.ZodMiniType, T>(
-  call: PreparedCall<S, T>,
-  n: number,
-  config: TransportConfig,
-  hooks: KyHooks,
-  signal: AbortSignal,
-  trace: AttemptScope | undefined,
-): Promise<Response> {
-  return sendWith(kyModule, call, n, config, hooks, signal, trace);
-}
-
-function sendWith<S extends z.ZodMiniType, T>(
-  { default: ky, replaceOption }: Ky,
   call: PreparedCall<S, T>,
   n: number,
   config: TransportConfig,
