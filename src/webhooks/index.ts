@@ -9,6 +9,9 @@ export type { ValidationIssue } from '../core/errors/base';
 export { ConfigurationError, MerchantGatewayError } from '../core/errors/base';
 export type { LogData, Logger } from '../core/logger';
 export { WEBHOOK_SECRET_PREFIX } from '../rules/webhook-secret';
+// Which snapshot stages each event type carries: a sender (the command line's relay) builds to it.
+export type { WebhookStageName } from '../rules/webhooks';
+export { IMPLIED_STAGES } from '../rules/webhooks';
 export * from './api';
 
 export type { MemoryGuardStore } from './create-guard';

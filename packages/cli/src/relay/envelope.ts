@@ -11,11 +11,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { MerchantPayment, PaymentDetails, PaymentView } from 'merchant-gateway';
-import type {
-  PaymentSnapshot,
-  SnapshotProcessing,
-  WebhookAmount,
-  WebhookFee,
+import {
+  IMPLIED_STAGES,
+  type PaymentSnapshot,
+  type SnapshotProcessing,
+  type WebhookAmount,
+  type WebhookFee,
+  type WebhookStageName,
 } from 'merchant-gateway/webhooks';
 
 export const API_VERSION = '2026-05-18';
@@ -40,24 +42,20 @@ export interface PaymentFacts {
 }
 
 /** The snapshot's stage objects, by their key in `data`. */
-export type StageKey = 'processing' | 'success' | 'failed' | 'cancelled' | 'expired' | 'settled';
+export type StageKey = WebhookStageName;
 
 /** Each stage's time (ISO 8601) as the relay first gave it to the payment, by stage. */
 export type StageTimes = Partial<Record<StageKey, string>>;
 
-/** The stages each event type carries (the service's facts): the relay sends no event without them. */
-const IMPLIED: Readonly<Record<string, readonly StageKey[]>> = {
-  'payment.processing': ['processing'],
-  'payment.succeeded': ['processing', 'success'],
-  'payment.settled': ['processing', 'success', 'settled'],
-  'payment.failed': ['failed'],
-  'payment.expired': ['expired'],
-  'payment.cancelled': ['cancelled'],
-};
-
-/** The stages `event`'s type implies that its snapshot lacks (null): none when it can be sent. */
+/**
+ * The stages `event`'s type implies that its snapshot lacks (null): none when it can be sent. The
+ * table is the SDK's (IMPLIED_STAGES), the one its receiver checks events against.
+ */
 export function missingStages(event: RelayEvent): StageKey[] {
-  return (IMPLIED[event.type] ?? []).filter((stage) => event.data[stage] === null);
+  const implied: readonly StageKey[] = Object.hasOwn(IMPLIED_STAGES, event.type)
+    ? IMPLIED_STAGES[event.type as keyof typeof IMPLIED_STAGES]
+    : [];
+  return implied.filter((stage) => event.data[stage] === null);
 }
 
 /** The time of each stage `event` carries. */
